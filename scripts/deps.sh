@@ -1,0 +1,28 @@
+#!/bin/sh
+# Install what iolab needs to build and test on Debian 12, skipping what is
+# already there. Run as root (or through sudo).
+set -eu
+
+PKGS="build-essential meson ninja-build pkg-config python3
+liburing-dev libaio-dev libjansson-dev libxml2-dev libcmocka-dev
+fio util-linux e2fsprogs strace udev kmod
+qemu-system-x86 qemu-utils linux-image-amd64"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	echo "deps: everything is installed"
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing:$missing; run this script as root" >&2
+	exit 2
+fi
+echo "deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The subcommands main() dispatches to. Each takes argv with argv[0] set to
+ * the subcommand's name and returns the process exit code (util/err.h).
+ */
+#ifndef IOLAB_CLI_COMMANDS_H
+#define IOLAB_CLI_COMMANDS_H
+
+int cmd_run(int argc, char **argv);
+
+#endif

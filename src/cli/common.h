@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Pieces the command drivers share: the report stream (--output), the
+ * percentile list, choice tables for option rows, progress decision.
+ */
+#ifndef IOLAB_CLI_COMMON_H
+#define IOLAB_CLI_COMMON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct err;
+struct job_spec;
+
+/*
+ * Open the report stream: stdout, or @path created/truncated. Refuses a
+ * path that is the target itself. Close with cli_close_output().
+ */
+FILE *cli_open_output(const char *path, const char *target, struct err *err);
+bool cli_close_output(FILE *f, struct err *err);
+
+/* "1,50,99,99.9" -> j->percentiles (ascending, at most 24). */
+bool cli_parse_percentiles(struct job_spec *j, const char *list,
+			   struct err *err);
+
+/* A live progress line only when stderr is a terminal. */
+bool cli_progress_wanted(void);
+
+/* The default test file, in the current directory. */
+#define CLI_DEFAULT_TARGET "iolab-test.dat"
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What sysfs says about the block device behind a dev_t: the whole disk's
+ * name, its driver (for SCSI disks, the host adapter's driver), model,
+ * rotational flag and block sizes; and whether anything uses it (mounts,
+ * swap, holders such as dm, md or LVM).
+ */
+#ifndef IOLAB_CORE_BLKINFO_H
+#define IOLAB_CORE_BLKINFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct fsview;
+
+struct blkinfo {
+	char disk[64];	   /* whole disk: "vda", "nvme0n1", "sda", "loop0" */
+	char part[64];	   /* the partition if dev is one, else "" */
+	char driver[64];   /* "virtio_blk", "nvme", "ahci", "ata_piix", ... */
+	char model[96];
+	int rotational;	   /* 0, 1, or -1 unknown */
+	unsigned int logical_block_size;
+	unsigned int physical_block_size;
+};
+
+/* Fill @bi for the device @dev (st_dev of a file, or st_rdev). */
+bool blkinfo_get(const struct fsview *v, dev_t dev, struct blkinfo *bi);
+
+/*
+ * Why the block device @rdev must not be written: mounted (itself or a
+ * partition), active swap, or held by another device. Returns false if it
+ * is free; else true with a sentence in @why.
+ */
+bool blkinfo_in_use(const struct fsview *v, dev_t rdev, char *why,
+		    size_t len);
+
+#endif

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Job specs: defaults, validation, names; see job.h. */
+#include <stdio.h>
+
+#include "job.h"
+#include "../util/err.h"
+#include "../util/parse.h"
+
+const char *const rw_names[] = { "read", "write",  "randread", "randwrite",
+				 "rw",	 "randrw", NULL };
+const char *const cache_names[] = { "none",	 "directsync", "writethrough",
+				    "writeback", "unsafe",     NULL };
+
+/* fio's default percentile list. */
+static const double default_percentiles[] = { 1,  5,  10, 20, 30,   40,
+					      50, 60, 70, 80, 90,   95,
+					      99, 99.5, 99.9, 99.95, 99.99 };
+
+void job_defaults(struct job_spec *j)
+{
+	*j = (struct job_spec){
+		.rw = RW_RANDREAD,
+		.mix_read_pct = 70,
+		.bs = 4096,
+		.qd = 1,
+		.threads = 1,
+		.runtime_ns = 10000000000ull,
+		.engine = engine_best(),
+		.cache = CACHE_NONE,
+		.pattern = PATTERN_RANDOM,
+		.seed = 0x10ab,
+	};
+	j->npercentiles = (int)(sizeof(default_percentiles) /
+				sizeof(default_percentiles[0]));
+	for (int i = 0; i < j->npercentiles; i++)
+		j->percentiles[i] = default_percentiles[i];
+}
+
+bool rw_is_random(enum rw_mode rw)
+{
+	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
+}
+
+bool rw_reads(const struct job_spec *j)
+{
+	switch (j->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		return true;
+	case RW_RW:
+	case RW_RANDRW:
+		return j->mix_read_pct > 0;
+	default:
+		return false;
+	}
+}
+
+bool rw_writes(const struct job_spec *j)
+{
+	switch (j->rw) {
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return true;
+	case RW_RW:
+	case RW_RANDRW:
+		return j->mix_read_pct < 100;
+	default:
+		return false;
+	}
+}
+
+const char *rw_name(enum rw_mode rw)
+{
+	return rw_names[rw];
+}
+
+bool cache_direct(enum cache_mode c)
+{
+	return c == CACHE_NONE || c == CACHE_DIRECTSYNC;
+}
+
+bool cache_dsync(enum cache_mode c)
+{
+	return c == CACHE_DIRECTSYNC || c == CACHE_WRITETHROUGH;
+}
+
+bool cache_no_flush(enum cache_mode c)
+{
+	return c == CACHE_UNSAFE;
+}
+
+const char *cache_name(enum cache_mode c)
+{
+	return cache_names[c];
+}
+
+const char *cache_risk(enum cache_mode c)
+{
+	switch (c) {
+	case CACHE_NONE:
+		return "safe if the guest flushes";
+	case CACHE_DIRECTSYNC:
+	case CACHE_WRITETHROUGH:
+		return "safe: every write durable";
+	case CACHE_WRITEBACK:
+		return "host RAM: safe if the guest flushes";
+	case CACHE_UNSAFE:
+		return "data loss: flushes ignored";
+	default:
+		return "";
+	}
+}
+
+bool job_qemu_refuses(enum engine_kind e, enum cache_mode c, struct err *err)
+{
+	if (e != ENGINE_NATIVE || cache_direct(c))
+		return false;
+	err_set(err, EXIT_ENV, 0,
+		"QEMU refuses aio=native with cache=%s: \"aio=native was specified, but it requires cache.direct=on, which was not specified.\" Linux AIO is only asynchronous with O_DIRECT; use --cache none or directsync, another --engine, or --force to measure it anyway",
+		cache_name(c));
+	return true;
+}
+
+unsigned int job_lanes(const struct job_spec *j)
+{
+	/* QEMU's thread pool: one blocking worker per outstanding request. */
+	if (j->engine == ENGINE_THREADS)
+		return j->threads * j->qd;
+	return j->threads;
+}
+
+unsigned int job_lane_depth(const struct job_spec *j)
+{
+	return j->engine == ENGINE_THREADS ? 1 : j->qd;
+}
+
+bool job_validate(const struct job_spec *j, struct err *err)
+{
+	if (!j->bs)
+		return err_set(err, EXIT_USAGE, 0, "--bs must be at least 1 byte");
+	if (j->bs > (64u << 20))
+		return err_set(err, EXIT_USAGE, 0,
+			       "--bs %llu is above the 64 MiB limit",
+			       (unsigned long long)j->bs);
+	if (!j->qd || j->qd > 4096)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--qd must be between 1 and 4096");
+	if (!j->threads || j->threads > 256)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--threads must be between 1 and 256");
+	if (j->engine == ENGINE_SYNC && j->qd > 1)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--engine sync does one I/O at a time, so --qd must be 1; use --engine threads (a pool, like QEMU's aio=threads) or io_uring for QD %u",
+			       j->qd);
+	if (j->engine == ENGINE_THREADS && j->qd * j->threads > 1024)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--engine threads runs one worker per outstanding I/O: --qd %u x --threads %u is above 1024 workers",
+			       j->qd, j->threads);
+	if (!j->runtime_ns && !j->ios)
+		return err_set(err, EXIT_USAGE, 0,
+			       "give --runtime or --ios (a run needs an end)");
+	if (j->mix_read_pct > 100)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--mix is a percentage of reads: 0 to 100");
+	if (j->flush_every && !rw_writes(j))
+		return err_set(err, EXIT_USAGE, 0,
+			       "--flush-every needs writes; use --rw write, randwrite, rw or randrw");
+	if (j->rate_iops && j->rate_iops > 100000000)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--rate-iops above 100 million is not a rate limit");
+	if (j->ios && j->ios < job_lanes(j))
+		return err_set(err, EXIT_USAGE, 0,
+			       "--ios %llu is fewer than the %u workers; give at least one I/O each",
+			       (unsigned long long)j->ios, job_lanes(j));
+	if (!j->force && job_qemu_refuses(j->engine, j->cache, err))
+		return false;
+	return true;
+}

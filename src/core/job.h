@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A job: one workload on one target, as `iolab run` takes it and as mark,
+ * matrix and calibrate build them. job_validate() checks what can be checked
+ * without the target; target-dependent checks are in target.c.
+ */
+#ifndef IOLAB_CORE_JOB_H
+#define IOLAB_CORE_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../engine/engine.h"
+
+struct err;
+
+enum rw_mode {
+	RW_READ,
+	RW_WRITE,
+	RW_RANDREAD,
+	RW_RANDWRITE,
+	RW_RW,
+	RW_RANDRW,
+};
+
+/* QEMU's cache= modes; see design.md section 3. */
+enum cache_mode {
+	CACHE_NONE,
+	CACHE_DIRECTSYNC,
+	CACHE_WRITETHROUGH,
+	CACHE_WRITEBACK,
+	CACHE_UNSAFE,
+	CACHE_COUNT,
+};
+
+enum data_pattern {
+	PATTERN_RANDOM, /* incompressible, changed on every write */
+	PATTERN_ZERO,
+};
+
+#define JOB_MAX_PERCENTILES 24
+
+struct job_spec {
+	enum rw_mode rw;
+	unsigned int mix_read_pct; /* for rw/randrw: share of reads */
+	uint64_t bs;
+	unsigned int qd;
+	unsigned int threads;
+	uint64_t runtime_ns;	/* 0 = until ios (then required) */
+	uint64_t ramp_ns;
+	uint64_t ios;		/* 0 = until runtime */
+	enum engine_kind engine;
+	enum cache_mode cache;
+	uint64_t flush_every;	/* fdatasync every N writes, 0 = never */
+	uint64_t rate_iops;	/* 0 = closed loop */
+	enum data_pattern pattern;
+	uint64_t seed;
+	bool warm_cache;	/* keep the page cache before buffered reads */
+	bool force;		/* measure what QEMU would refuse */
+	int npercentiles;
+	double percentiles[JOB_MAX_PERCENTILES];
+	const char *cpus;	/* CPU list to pin lanes to, or NULL */
+};
+
+/* Defaults: randread 4k QD1 T1, 10 s, io_uring or best, cache none. */
+void job_defaults(struct job_spec *j);
+/* Check the spec for contradictions (not the target). */
+bool job_validate(const struct job_spec *j, struct err *err);
+
+bool rw_is_random(enum rw_mode rw);
+bool rw_reads(const struct job_spec *j);
+bool rw_writes(const struct job_spec *j);
+const char *rw_name(enum rw_mode rw);
+extern const char *const rw_names[];
+
+/* The three knobs behind a cache mode (reference/qemu.md 1.1). */
+bool cache_direct(enum cache_mode c);	/* O_DIRECT */
+bool cache_dsync(enum cache_mode c);	/* writes durable at completion */
+bool cache_no_flush(enum cache_mode c); /* flushes dropped */
+const char *cache_name(enum cache_mode c);
+/* What the cache mode risks on host power loss, one short phrase. */
+const char *cache_risk(enum cache_mode c);
+extern const char *const cache_names[];
+
+/*
+ * QEMU refuses aio=native without cache.direct=on. Returns true (and fills
+ * @err with QEMU's reason) when this engine/cache pair is such a refusal.
+ */
+bool job_qemu_refuses(enum engine_kind e, enum cache_mode c, struct err *err);
+
+/* Number of lanes (threads doing I/O) and depth per lane. */
+unsigned int job_lanes(const struct job_spec *j);
+unsigned int job_lane_depth(const struct job_spec *j);
+
+#endif

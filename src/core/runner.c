@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The runner: lanes, the per-lane I/O loop, and the merge. See runner.h.
+ *
+ * Timing: every lane reads the clock once per loop pass. Requests queued in
+ * a pass share that timestamp as their start (they enter the kernel in the
+ * same submit), completions reaped in a pass share the next one. In paced
+ * (open-loop) runs the start is the request's intended time instead, so a
+ * stall shows up as latency rather than as fewer requests.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "plausible.h"
+#include "runner.h"
+#include "workload.h"
+#include "../util/clock.h"
+#include "../util/err.h"
+#include "../util/parse.h"
+#include "../util/sig.h"
+#include "../util/xmem.h"
+
+/* Shared by all lanes of a run; written by the main thread before "go". */
+struct run_ctl {
+	uint64_t t0_ns, measure_ns, end_ns;
+	int stop;   /* relaxed atomic: a lane failed, or a signal came */
+	int abort;  /* a lane failed to start: do not run */
+	pthread_barrier_t ready, go;
+	pthread_mutex_t lock;
+	pthread_cond_t done_cond; /* signalled as each lane finishes */
+	unsigned int finished;	  /* protected by lock */
+};
+
+struct lane {
+	/* set up by the main thread */
+	const struct job_spec *j;
+	const struct target *t;
+	struct run_ctl *ctl;
+	const struct engine_ops *ops;
+	unsigned int id, nlanes, depth;
+	int cpu;	     /* CPU to pin to, or -1 */
+	uint64_t quota;	     /* I/Os to issue, 0 = unlimited */
+	uint64_t interval_ns; /* paced: time between this lane's requests */
+
+	/* owned by the lane thread */
+	struct engine *e;
+	int fd;
+	void *bufs;
+	size_t bufs_len;
+	struct io_slot *slots;
+	struct io_slot **free, **done;
+	unsigned int nfree;
+	struct workload wl;
+	uint64_t next_ns;      /* paced: intended start of the next request */
+	uint64_t writes_since_flush;
+	uint64_t stamp;	       /* changes every write's data */
+	uint64_t next_tick_ns; /* end of the current time-series second */
+	uint32_t sec;
+
+	/* results, read by the main thread after join */
+	struct dir_stats st[DIR_COUNT];
+	uint64_t flush_skipped, ramp_ios, errors;
+	int first_errno, first_err_op;
+	uint64_t first_err_off;
+	int64_t first_err_res;
+	uint32_t nts;
+	struct ts_point *ts;
+	struct err err;
+	int rc;
+	uint64_t last_ns;      /* time of the last completion */
+	char features[96];
+	uint64_t progress_ios; /* relaxed atomic, for the progress line */
+	pthread_t tid;
+} __attribute__((aligned(64)));
+
+static bool lane_setup(struct lane *l)
+{
+	const struct job_spec *j = l->j;
+	bool writes = rw_writes(j);
+	uint64_t stride = (j->bs + 4095) & ~4095ull;
+	struct engine_setup es;
+
+	l->fd = -1;
+	if (j->engine != ENGINE_NULL) {
+		l->fd = target_open(l->t, j->cache, writes, &l->err);
+		if (l->fd < 0)
+			return false;
+	}
+	l->bufs_len = stride * l->depth;
+	l->bufs = mmap(NULL, l->bufs_len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (l->bufs == MAP_FAILED) {
+		l->bufs = NULL;
+		return err_set(&l->err, EXIT_ENV, errno,
+			       "cannot allocate %llu bytes of I/O buffers",
+			       (unsigned long long)l->bufs_len);
+	}
+	if (j->pattern == PATTERN_RANDOM) {
+		struct prng r;
+
+		prng_seed(&r, j->seed ^ (0xb0ffull << 32) ^ l->id);
+		prng_fill(&r, l->bufs, l->bufs_len);
+	}
+	l->slots = xcalloc(l->depth, sizeof(*l->slots));
+	l->free = xcalloc(l->depth, sizeof(*l->free));
+	l->done = xcalloc(l->depth, sizeof(*l->done));
+	for (unsigned int i = 0; i < l->depth; i++) {
+		l->slots[i].buf = (char *)l->bufs + i * stride;
+		l->slots[i].len = (uint32_t)j->bs;
+		l->slots[i].idx = (uint16_t)i;
+		l->free[l->depth - 1 - i] = &l->slots[i];
+	}
+	l->nfree = l->depth;
+	for (int d = 0; d < DIR_COUNT; d++)
+		hist_init(&l->st[d].lat);
+	workload_init(&l->wl, j, l->t->region_off, l->t->region_len, l->id,
+		      l->nlanes);
+	es = (struct engine_setup){
+		.fd = l->fd,
+		.depth = l->depth,
+		.buf_base = l->bufs,
+		.buf_stride = stride,
+		.direct = cache_direct(j->cache),
+	};
+	l->e = l->ops->init(&es, &l->err);
+	if (!l->e)
+		return false;
+	snprintf(l->features, sizeof(l->features), "%s",
+		 l->ops->features(l->e));
+	return true;
+}
+
+static void lane_teardown(struct lane *l)
+{
+	if (l->e)
+		l->ops->exit(l->e);
+	if (l->fd >= 0)
+		close(l->fd);
+	if (l->bufs)
+		munmap(l->bufs, l->bufs_len);
+	free(l->slots);
+	free(l->free);
+	free(l->done);
+	l->e = NULL;
+	l->fd = -1;
+	l->bufs = NULL;
+	l->slots = NULL;
+	l->free = l->done = NULL;
+}
+
+static void lane_fail(struct lane *l, int op, uint64_t off, int64_t res)
+{
+	if (!l->errors++) {
+		l->first_err_op = op;
+		l->first_err_off = off;
+		l->first_err_res = res;
+		l->first_errno = res < 0 ? (int)-res : 0;
+	}
+	__atomic_store_n(&l->ctl->stop, 1, __ATOMIC_RELAXED);
+}
+
+static inline void lane_complete(struct lane *l, struct io_slot *s,
+				 uint64_t now)
+{
+	int op = s->op;
+
+	if (__builtin_expect(s->res < 0 ||
+				     (op != IO_FLUSH && s->res != (int64_t)s->len),
+			     0)) {
+		lane_fail(l, op, s->off, s->res);
+		return;
+	}
+	if (__builtin_expect(now < l->ctl->measure_ns, 0)) {
+		l->ramp_ios++;
+		return;
+	}
+	hist_record(&l->st[op].lat, now - s->t_start_ns);
+	l->st[op].ios++;
+	l->st[op].bytes += op == IO_FLUSH ? 0 : s->len;
+	if (op != IO_FLUSH) {
+		while (now >= l->next_tick_ns) {
+			l->sec++;
+			l->next_tick_ns += 1000000000ull;
+		}
+		if (l->sec < l->nts)
+			l->ts[l->sec].ios[op]++;
+	}
+}
+
+/* Choose the next request for @s; false if it was a skipped flush. */
+static inline void lane_prep(struct lane *l, struct io_slot *s)
+{
+	const struct job_spec *j = l->j;
+
+	if (j->flush_every && l->writes_since_flush >= j->flush_every) {
+		l->writes_since_flush = 0;
+		if (!cache_no_flush(j->cache)) {
+			s->op = IO_FLUSH;
+			s->len = 0;
+			return;
+		}
+		/* cache=unsafe drops the guest's flush, as QEMU does. */
+		l->flush_skipped++;
+	}
+	s->len = (uint32_t)j->bs;
+	s->off = workload_next_off(&l->wl);
+	if (workload_next_is_read(&l->wl)) {
+		s->op = IO_READ;
+		return;
+	}
+	s->op = IO_WRITE;
+	l->writes_since_flush++;
+	if (j->pattern == PATTERN_RANDOM) {
+		/* New content per write: a stamp in every 4 KiB. */
+		for (uint32_t o = 0; o < s->len; o += 4096)
+			*(uint64_t *)((char *)s->buf + o) = ++l->stamp;
+	}
+}
+
+static void lane_loop(struct lane *l)
+{
+	const struct engine_ops *ops = l->ops;
+	struct run_ctl *ctl = l->ctl;
+	const bool paced = l->interval_ns != 0;
+	uint64_t now = clock_ns(), issued = 0;
+	unsigned int inflight = 0;
+	bool issuing = true;
+
+	l->next_tick_ns = ctl->measure_ns + 1000000000ull;
+	l->last_ns = now;
+	for (;;) {
+		if (issuing && (__atomic_load_n(&ctl->stop, __ATOMIC_RELAXED) ||
+				now >= ctl->end_ns ||
+				(l->quota && issued >= l->quota)))
+			issuing = false;
+		if (issuing && l->nfree) {
+			unsigned int n = 0;
+
+			while (l->nfree && (!l->quota || issued < l->quota)) {
+				struct io_slot *s;
+
+				if (paced && l->next_ns > now)
+					break;
+				s = l->free[--l->nfree];
+				lane_prep(l, s);
+				if (paced && s->op != IO_FLUSH) {
+					s->t_start_ns = l->next_ns;
+					l->next_ns += l->interval_ns;
+				} else {
+					s->t_start_ns = now;
+				}
+				if (ops->queue(l->e, s)) {
+					l->free[l->nfree++] = s;
+					break;
+				}
+				if (s->op != IO_FLUSH)
+					issued++;
+				n++;
+			}
+			if (n) {
+				int rc = ops->submit(l->e);
+
+				if (rc < 0) {
+					lane_fail(l, IO_READ, 0, rc);
+					issuing = false;
+				}
+				inflight += n;
+			}
+		}
+		if (!inflight) {
+			if (!issuing)
+				break;
+			if (paced && l->next_ns > now) {
+				uint64_t until = l->next_ns < ctl->end_ns ?
+							 l->next_ns :
+							 ctl->end_ns;
+
+				clock_sleep_until(until);
+			}
+			now = clock_ns();
+			continue;
+		}
+		{
+			uint64_t wait = ENGINE_WAIT_FOREVER;
+			int r;
+
+			if (paced && issuing && l->nfree)
+				wait = l->next_ns > now ? l->next_ns - now : 0;
+			r = ops->reap(l->e, l->done, l->depth, wait);
+			now = clock_ns();
+			if (__builtin_expect(r < 0, 0)) {
+				if (r == -EINTR || r == -EAGAIN)
+					continue;
+				lane_fail(l, IO_READ, 0, r);
+				/* An engine that fails to reap cannot drain. */
+				break;
+			}
+			if (r)
+				l->last_ns = now;
+			for (int i = 0; i < r; i++) {
+				lane_complete(l, l->done[i], now);
+				l->free[l->nfree++] = l->done[i];
+			}
+			inflight -= (unsigned int)r;
+			__atomic_store_n(&l->progress_ios,
+					 l->st[DIR_READ].ios +
+						 l->st[DIR_WRITE].ios,
+					 __ATOMIC_RELAXED);
+		}
+	}
+}
+
+static void *lane_main(void *arg)
+{
+	struct lane *l = arg;
+	sigset_t all;
+
+	/* Signals are the main thread's business. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (l->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(l->cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	/* Engines are set up by the thread that uses them (io_uring's
+	 * single-issuer rings require it). */
+	if (!lane_setup(l)) {
+		l->rc = -1;
+		__atomic_store_n(&l->ctl->abort, 1, __ATOMIC_RELAXED);
+	}
+	pthread_barrier_wait(&l->ctl->ready);
+	pthread_barrier_wait(&l->ctl->go);
+	if (!l->rc && !__atomic_load_n(&l->ctl->abort, __ATOMIC_RELAXED)) {
+		l->next_ns = l->ctl->t0_ns + l->interval_ns * l->id / l->nlanes;
+		lane_loop(l);
+	}
+	lane_teardown(l);
+	pthread_mutex_lock(&l->ctl->lock);
+	l->ctl->finished++;
+	pthread_cond_signal(&l->ctl->done_cond);
+	pthread_mutex_unlock(&l->ctl->lock);
+	return NULL;
+}
+
+/* "0-3,6" -> CPUs; returns count or -1. */
+static int parse_cpus(const char *s, int *cpus, int max)
+{
+	int n = 0;
+
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b;
+
+		if (end == s || a < 0)
+			return -1;
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a)
+				return -1;
+		}
+		for (long c = a; c <= b && n < max; c++)
+			cpus[n++] = (int)c;
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return n;
+}
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static void progress_line(const struct runner_opts *o, const struct job_spec *j,
+			  struct lane *lanes, unsigned int n, uint64_t now,
+			  const struct run_ctl *ctl, uint64_t *last_ios,
+			  uint64_t *last_ns)
+{
+	const char *label = o->label ? o->label : "iolab";
+	uint64_t ios = 0;
+	char bs[16], total[32] = "";
+	double rate;
+
+	for (unsigned int i = 0; i < n; i++)
+		ios += __atomic_load_n(&lanes[i].progress_ios, __ATOMIC_RELAXED);
+	rate = now > *last_ns ? (double)(ios - *last_ios) * 1e9 /
+					(double)(now - *last_ns) :
+				0;
+	*last_ios = ios;
+	*last_ns = now;
+	if (now < ctl->measure_ns) {
+		fprintf(stderr, "\r%s: warming up, %.0f s left\033[K", label,
+			(double)(ctl->measure_ns - now) / 1e9);
+		return;
+	}
+	if (j->runtime_ns)
+		snprintf(total, sizeof(total), "/%.0f",
+			 (double)j->runtime_ns / 1e9);
+	fprintf(stderr,
+		"\r%s: %s %s QD%u T%u  %.0f%s s  %.0f IOPS  %.1f MB/s\033[K",
+		label, rw_name(j->rw), fmt_size_token(j->bs, bs, sizeof(bs)),
+		j->qd, j->threads, (double)(now - ctl->measure_ns) / 1e9,
+		total, rate, rate * (double)j->bs / 1e6);
+}
+
+static void drop_page_cache(const struct job_spec *j, const struct target *t)
+{
+	int fd;
+
+	if (cache_direct(j->cache) || j->engine == ENGINE_NULL)
+		return;
+	fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	/* Dirty pages are not dropped: write them back first. */
+	fdatasync(fd);
+	if (!j->warm_cache)
+		posix_fadvise(fd, (off_t)t->region_off, (off_t)t->region_len,
+			      POSIX_FADV_DONTNEED);
+	close(fd);
+}
+
+static void merge(struct run_result *res, struct lane *lanes, unsigned int n)
+{
+	for (int d = 0; d < DIR_COUNT; d++)
+		hist_init(&res->dir[d].lat);
+	for (unsigned int i = 0; i < n; i++) {
+		struct lane *l = &lanes[i];
+
+		for (int d = 0; d < DIR_COUNT; d++) {
+			res->dir[d].ios += l->st[d].ios;
+			res->dir[d].bytes += l->st[d].bytes;
+			hist_add(&res->dir[d].lat, &l->st[d].lat);
+		}
+		res->flush_skipped += l->flush_skipped;
+		res->ramp_ios += l->ramp_ios;
+		if (l->errors && !res->errors) {
+			res->first_errno = l->first_errno;
+			res->first_err_op = l->first_err_op;
+			res->first_err_off = l->first_err_off;
+			res->first_err_res = l->first_err_res;
+		}
+		res->errors += l->errors;
+		for (uint32_t s = 0; s < res->nts && s < l->nts; s++) {
+			res->ts[s].ios[0] += l->ts[s].ios[0];
+			res->ts[s].ios[1] += l->ts[s].ios[1];
+		}
+	}
+}
+
+bool runner_run(const struct job_spec *j, const struct target *t,
+		const struct runner_opts *o, struct run_result *res,
+		struct err *err)
+{
+	const struct engine_ops *ops = engine_get(j->engine);
+	unsigned int n = job_lanes(j), depth = job_lane_depth(j);
+	uint64_t start_ns, last_ns, last_ios = 0;
+	struct rusage ru0 = { 0 }, ru1;
+	bool ru0_taken = false, ok = true;
+	struct run_ctl ctl;
+	struct lane *lanes;
+	int cpus[1024], ncpus = 0;
+	uint32_t nts;
+
+	memset(res, 0, sizeof(*res));
+	res->spec = *j;
+	res->lanes = n;
+	if (!ops)
+		return err_set(err, EXIT_ENV, ENOSYS,
+			       "this build of iolab has no %s engine; rebuild with its library, or use --engine threads",
+			       engine_name(j->engine));
+	if (!ops->probe(err))
+		return false;
+	if (!target_check_job(t, j, err))
+		return false;
+	if (j->cpus) {
+		ncpus = parse_cpus(j->cpus, cpus, 1024);
+		if (ncpus <= 0)
+			return err_set(err, EXIT_USAGE, 0,
+				       "--cpus '%s' is not a CPU list like 0-3,6",
+				       j->cpus);
+	}
+	drop_page_cache(j, t);
+
+	nts = j->runtime_ns ? (uint32_t)(j->runtime_ns / 1000000000ull) + 2 :
+			      3600;
+	res->nts = nts;
+	res->ts = xcalloc(nts, sizeof(*res->ts));
+	lanes = xaligned(64, n * sizeof(*lanes));
+	memset(lanes, 0, n * sizeof(*lanes));
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.end_ns = UINT64_MAX;
+	ctl.measure_ns = UINT64_MAX;
+	pthread_barrier_init(&ctl.ready, NULL, n + 1);
+	pthread_barrier_init(&ctl.go, NULL, n + 1);
+	pthread_mutex_init(&ctl.lock, NULL);
+	{
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&ctl.done_cond, &ca);
+		pthread_condattr_destroy(&ca);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct lane *l = &lanes[i];
+
+		l->j = j;
+		l->t = t;
+		l->ctl = &ctl;
+		l->ops = ops;
+		l->id = i;
+		l->nlanes = n;
+		l->depth = depth;
+		l->cpu = ncpus ? cpus[i % (unsigned int)ncpus] : -1;
+		l->fd = -1;
+		if (j->ios)
+			l->quota = j->ios / n + (i < j->ios % n);
+		if (j->rate_iops)
+			l->interval_ns = (uint64_t)((double)n * 1e9 /
+						    (double)j->rate_iops);
+		l->nts = nts;
+		l->ts = xcalloc(nts, sizeof(*l->ts));
+		if (pthread_create(&l->tid, NULL, lane_main, l)) {
+			/* Cannot happen after the barrier sizes were set:
+			 * treat as fatal for the whole process. */
+			err_set(err, EXIT_ENV, errno,
+				"cannot start thread %u of %u", i + 1, n);
+			exit(err_report(err));
+		}
+	}
+	pthread_barrier_wait(&ctl.ready);
+	start_ns = clock_ns();
+	ctl.t0_ns = start_ns;
+	ctl.measure_ns = start_ns + j->ramp_ns;
+	if (j->runtime_ns)
+		ctl.end_ns = ctl.measure_ns + j->runtime_ns;
+	pthread_barrier_wait(&ctl.go);
+	last_ns = start_ns;
+
+	/* Watch for signals, show progress, sample CPU at the measure start. */
+	pthread_mutex_lock(&ctl.lock);
+	while (ctl.finished < n) {
+		uint64_t now = clock_ns(), wake = now + 250000000ull;
+		struct timespec ts;
+
+		if (!ru0_taken && now >= ctl.measure_ns) {
+			getrusage(RUSAGE_SELF, &ru0);
+			ru0_taken = true;
+		}
+		if (sig_pending() && !res->stop_signal) {
+			res->stop_signal = sig_pending();
+			__atomic_store_n(&ctl.stop, 1, __ATOMIC_RELAXED);
+		}
+		if (o && o->progress && !ctl.abort)
+			progress_line(o, j, lanes, n, now, &ctl, &last_ios,
+				      &last_ns);
+		if (!ru0_taken && ctl.measure_ns < wake)
+			wake = ctl.measure_ns;
+		ts.tv_sec = (time_t)(wake / 1000000000ull);
+		ts.tv_nsec = (long)(wake % 1000000000ull);
+		pthread_cond_timedwait(&ctl.done_cond, &ctl.lock, &ts);
+	}
+	pthread_mutex_unlock(&ctl.lock);
+	if (o && o->progress && !ctl.abort)
+		fprintf(stderr, "\r\033[K");
+	for (unsigned int i = 0; i < n; i++)
+		pthread_join(lanes[i].tid, NULL);
+	getrusage(RUSAGE_SELF, &ru1);
+	if (!ru0_taken)
+		ru0 = ru1;
+	pthread_barrier_destroy(&ctl.ready);
+	pthread_barrier_destroy(&ctl.go);
+	pthread_mutex_destroy(&ctl.lock);
+	pthread_cond_destroy(&ctl.done_cond);
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (lanes[i].rc) {
+			*err = lanes[i].err;
+			ok = false;
+			break;
+		}
+	}
+	if (ok) {
+		uint64_t measured_end = 0;
+
+		for (unsigned int i = 0; i < n; i++)
+			if (lanes[i].last_ns > measured_end)
+				measured_end = lanes[i].last_ns;
+		merge(res, lanes, n);
+		if (measured_end > ctl.measure_ns)
+			res->elapsed_s =
+				(double)(measured_end - ctl.measure_ns) / 1e9;
+		res->user_s = tv_s(ru1.ru_utime) - tv_s(ru0.ru_utime);
+		res->sys_s = tv_s(ru1.ru_stime) - tv_s(ru0.ru_stime);
+		res->partial = res->stop_signal || res->errors;
+		if (res->elapsed_s > 0 && j->runtime_ns)
+			res->nts = (uint32_t)(res->elapsed_s + 0.999) < nts ?
+					   (uint32_t)(res->elapsed_s + 0.999) :
+					   nts;
+		snprintf(res->engine_features, sizeof(res->engine_features),
+			 "%s", lanes[0].features);
+		plausible_check(res, t);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		free(lanes[i].ts);
+	free(lanes);
+	return ok;
+}

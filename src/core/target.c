@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Targets: the safety rules of design.md section 4 live here. A file we
+ * create is filled with incompressible data at full size before anything is
+ * timed; anything we did not create is only read unless the user says so;
+ * a block device in use is never written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "blkinfo.h"
+#include "target.h"
+#include "../util/err.h"
+#include "../util/fsread.h"
+#include "../util/parse.h"
+#include "../util/prng.h"
+#include "../util/sig.h"
+#include "../util/warn.h"
+#include "../util/xmem.h"
+
+#define FILL_CHUNK (4u << 20)
+
+static const struct {
+	unsigned long magic;
+	const char *name;
+} fs_magics[] = {
+	{ 0xEF53, "ext4" },	     { 0x58465342, "xfs" },
+	{ 0x9123683E, "btrfs" },     { 0x01021994, "tmpfs" },
+	{ 0x858458f6, "ramfs" },     { 0x6969, "nfs" },
+	{ 0x2fc12fc1, "zfs" },	     { 0xF2F52010, "f2fs" },
+	{ 0x794c7630, "overlay" },   { 0xFF534D42, "cifs" },
+	{ 0xFE534D42, "smb2" },	     { 0x65735546, "fuse" },
+	{ 0x4d44, "vfat" },	     { 0x2011BAB0, "exfat" },
+	{ 0x7366746e, "ntfs3" },     { 0xca451a4e, "bcachefs" },
+	{ 0x5346544e, "ntfs" },	     { 0x3153464a, "jfs" },
+	{ 0x52654973, "reiserfs" },  { 0x73717368, "squashfs" },
+	{ 0x9fa0, "proc" },	     { 0x62656572, "sysfs" },
+};
+
+static void fs_name(const char *path, dev_t dev, char *out, size_t len)
+{
+	struct statfs sf;
+	char line[4096];
+	FILE *f;
+
+	/* mountinfo names the type exactly (ext3 vs ext4, fuse.x). */
+	f = fopen("/proc/self/mountinfo", "re");
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			unsigned int maj, mi;
+			char *dash, type[64];
+
+			if (sscanf(line, "%*u %*u %u:%u", &maj, &mi) != 2 ||
+			    makedev(maj, mi) != dev)
+				continue;
+			dash = strstr(line, " - ");
+			if (dash && sscanf(dash + 3, "%63s", type) == 1) {
+				snprintf(out, len, "%s", type);
+				fclose(f);
+				return;
+			}
+		}
+		fclose(f);
+	}
+	if (statfs(path, &sf))
+		return;
+	for (size_t i = 0; i < sizeof(fs_magics) / sizeof(fs_magics[0]); i++)
+		if ((unsigned long)sf.f_type == fs_magics[i].magic)
+			snprintf(out, len, "%s", fs_magics[i].name);
+}
+
+/* A loop device whose backing file sits on tmpfs is RAM too. */
+static bool loop_on_ram(const char *disk)
+{
+	char path[128], backing[PATH_MAX];
+	struct statfs sf;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", disk);
+	if (fsv_read(&fsview_host, path, backing, sizeof(backing)) <= 0)
+		return false;
+	return !statfs(backing, &sf) &&
+	       ((unsigned long)sf.f_type == 0x01021994 ||
+		(unsigned long)sf.f_type == 0x858458f6);
+}
+
+static void fill_env(struct target *t, const struct stat *st)
+{
+	struct target_env *e = &t->env;
+	struct utsname u;
+	struct blkinfo bi;
+	dev_t dev = t->is_bdev ? st->st_rdev : st->st_dev;
+
+	e->rotational = -1;
+	if (!uname(&u))
+		snprintf(e->kernel, sizeof(e->kernel), "%s", u.release);
+	if (!t->is_bdev)
+		fs_name(t->path, st->st_dev, e->fs_type, sizeof(e->fs_type));
+	if (blkinfo_get(&fsview_host, dev, &bi)) {
+		snprintf(e->device, sizeof(e->device), "%s", bi.disk);
+		snprintf(e->partition, sizeof(e->partition), "%s", bi.part);
+		snprintf(e->driver, sizeof(e->driver), "%s", bi.driver);
+		snprintf(e->model, sizeof(e->model), "%s", bi.model);
+		e->rotational = bi.rotational;
+		if (!t->logical_block_size)
+			t->logical_block_size = bi.logical_block_size;
+	}
+	e->ram_backed = !strcmp(e->fs_type, "tmpfs") ||
+			!strcmp(e->fs_type, "ramfs") ||
+			!strncmp(e->device, "ram", 3) ||
+			!strncmp(e->device, "zram", 4) ||
+			(!strncmp(e->device, "loop", 4) && loop_on_ram(e->device));
+}
+
+/* O_DIRECT alignment of a file, from statx where the kernel reports it. */
+static void file_dio_align(struct target *t)
+{
+#ifdef STATX_DIOALIGN
+	struct statx sx;
+
+	if (!statx(AT_FDCWD, t->path, 0, STATX_DIOALIGN, &sx) &&
+	    (sx.stx_mask & STATX_DIOALIGN) && sx.stx_dio_offset_align) {
+		t->logical_block_size = sx.stx_dio_offset_align;
+		t->dio_mem_align = sx.stx_dio_mem_align;
+	}
+#else
+	(void)t;
+#endif
+}
+
+static bool fill_file(struct target *t, int fd, uint64_t total,
+		      enum data_pattern pat, bool progress, struct err *err)
+{
+	void *buf = xaligned(4096, FILL_CHUNK);
+	struct prng rng;
+	uint64_t done = 0;
+	time_t last = 0;
+	bool ok = true;
+
+	prng_seed(&rng, (uint64_t)time(NULL) ^ (uint64_t)getpid());
+	memset(buf, 0, FILL_CHUNK);
+	while (done < total) {
+		size_t n = total - done < FILL_CHUNK ? (size_t)(total - done) :
+						       FILL_CHUNK;
+		ssize_t w;
+
+		if (sig_pending()) {
+			ok = err_set(err, sig_exit_code(sig_pending()), EINTR,
+				     "interrupted while preparing %s; removed it",
+				     t->path);
+			break;
+		}
+		/* New random data per chunk: nothing to compress or dedupe. */
+		if (pat == PATTERN_RANDOM)
+			prng_fill(&rng, buf, FILL_CHUNK);
+		w = pwrite(fd, buf, n, (off_t)done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = w < 0 ? errno : EIO;
+
+			ok = err_set(err, e == ENOSPC ? EXIT_ENV : EXIT_IO, e,
+				     "cannot fill %s at offset %llu: %s",
+				     t->path, (unsigned long long)done,
+				     strerror(e));
+			break;
+		}
+		done += (uint64_t)w;
+		if (progress && time(NULL) != last) {
+			char a[32], b[32];
+
+			last = time(NULL);
+			fprintf(stderr,
+				"\riolab: writing test file %s: %3.0f%% (%s of %s)\033[K",
+				t->path, 100.0 * (double)done / (double)total,
+				fmt_size(done, a, sizeof(a)),
+				fmt_size(total, b, sizeof(b)));
+		}
+	}
+	if (progress)
+		fprintf(stderr, "\r\033[K");
+	if (ok && fdatasync(fd))
+		ok = err_set(err, EXIT_IO, errno, "cannot sync %s: %s", t->path,
+			     strerror(errno));
+	free(buf);
+	return ok;
+}
+
+static bool create_file(struct target *t, const struct target_req *r,
+			struct err *err)
+{
+	uint64_t len = r->size ? r->size : r->create_size;
+	uint64_t total = r->offset + len;
+	char dir[PATH_MAX], a[32], b[32], *slash;
+	struct statvfs vfs;
+	int fd;
+
+	if (!len)
+		return err_set(err, EXIT_USAGE, 0,
+			       "%s does not exist and no --size was given to create it",
+			       r->path);
+	snprintf(dir, sizeof(dir), "%s", r->path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (!statvfs(dir, &vfs) &&
+	    (uint64_t)vfs.f_bavail * vfs.f_frsize < total + (64u << 20))
+		return err_set(err, EXIT_ENV, ENOSPC,
+			       "not enough free space in %s for a %s test file (%s free); use a smaller --size or another directory",
+			       dir, fmt_size(total, a, sizeof(a)),
+			       fmt_size((uint64_t)vfs.f_bavail * vfs.f_frsize,
+					b, sizeof(b)));
+	fd = open(r->path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return err_set(err, errno == ENOENT ? EXIT_USAGE : EXIT_ENV,
+			       errno, "cannot create test file %s: %s",
+			       r->path, strerror(errno));
+	t->created = true;
+	t->cleanup_handle = cleanup_add(r->path);
+	t->size = total;
+	t->region_off = r->offset;
+	t->region_len = len;
+	t->writable = true;
+	close(fd);
+
+	/* Write through O_DIRECT where we can: no page cache left behind. */
+	fd = open(r->path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		fd = open(r->path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, EXIT_ENV, errno, "cannot open %s: %s",
+			       r->path, strerror(errno));
+	if (!fill_file(t, fd, total, r->fill, r->progress, err)) {
+		close(fd);
+		return false;
+	}
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	return true;
+}
+
+static bool prepare_file(struct target *t, const struct target_req *r,
+			 const struct stat *st, struct warnings *w,
+			 struct err *err)
+{
+	char a[32], b[32];
+
+	t->size = (uint64_t)st->st_size;
+	t->writable = r->allow_write_file;
+	if (r->need_write && !r->allow_write_file)
+		return err_set(err, EXIT_USAGE, 0,
+			       "%s exists and iolab did not create it: refusing to write to it; pass --allow-write-file to let iolab overwrite its contents, or name a new file",
+			       r->path);
+	if (!t->size)
+		return err_set(err, EXIT_USAGE, 0,
+			       "%s is empty: nothing to read; remove it and let iolab create a test file",
+			       r->path);
+	if (r->offset >= t->size)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--offset %s is past the end of %s (%s)",
+			       fmt_size(r->offset, a, sizeof(a)), r->path,
+			       fmt_size(t->size, b, sizeof(b)));
+	t->region_off = r->offset;
+	t->region_len = r->size ? r->size : t->size - r->offset;
+	if (t->region_off + t->region_len > t->size)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--size %s from --offset %llu goes past the end of %s (%s); use a smaller --size",
+			       fmt_size(t->region_len, a, sizeof(a)),
+			       (unsigned long long)t->region_off, r->path,
+			       fmt_size(t->size, b, sizeof(b)));
+	if ((uint64_t)st->st_blocks * 512 < t->size - t->size / 100) {
+		t->sparse = true;
+		warn_add(w, "sparse-file",
+			 "%s has holes (%.0f%% of it allocated): reads of holes return zeros without touching the disk; let iolab create its own test file",
+			 r->path,
+			 100.0 * (double)st->st_blocks * 512.0 / (double)t->size);
+	}
+	return true;
+}
+
+static bool prepare_bdev(struct target *t, const struct target_req *r,
+			 const struct stat *st, struct err *err)
+{
+	char why[384], a[32], b[32];
+	unsigned int lbs = 0;
+	uint64_t bytes = 0;
+	int fd;
+
+	t->is_bdev = true;
+	if (r->need_write && !r->allow_write_device)
+		return err_set(err, EXIT_USAGE, 0,
+			       "%s is a block device: refusing to write to it, as that destroys its data; pass --allow-write-device if that is what you want",
+			       r->path);
+	if (r->need_write && blkinfo_in_use(&fsview_host, st->st_rdev, why,
+					    sizeof(why)))
+		return err_set(err, EXIT_ENV, EBUSY,
+			       "refusing to write to %s: %s; unmount or release it first",
+			       r->path, why);
+	fd = open(r->path, (r->need_write ? O_RDWR | O_EXCL : O_RDONLY) |
+				   O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == EBUSY)
+			return err_set(err, EXIT_ENV, EBUSY,
+				       "refusing to write to %s: it is in use (held open exclusively by the kernel or another program)",
+				       r->path);
+		return err_set(err, EXIT_ENV, errno, "cannot open %s: %s",
+			       r->path, strerror(errno));
+	}
+	if (ioctl(fd, BLKGETSIZE64, &bytes) || ioctl(fd, BLKSSZGET, &lbs)) {
+		int e = errno;
+
+		close(fd);
+		return err_set(err, EXIT_ENV, e, "cannot size %s: %s", r->path,
+			       strerror(e));
+	}
+	close(fd);
+	t->size = bytes;
+	t->logical_block_size = lbs;
+	t->writable = r->need_write;
+	if (!bytes)
+		return err_set(err, EXIT_ENV, 0,
+			       "%s has size 0 (no medium, or a loop device without a file)",
+			       r->path);
+	if (r->offset >= bytes)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--offset is past the end of %s (%s)", r->path,
+			       fmt_size(bytes, a, sizeof(a)));
+	t->region_off = r->offset;
+	t->region_len = r->size ? r->size : bytes - r->offset;
+	if (t->region_off + t->region_len > bytes)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--size %s goes past the end of %s (%s)",
+			       fmt_size(t->region_len, a, sizeof(a)), r->path,
+			       fmt_size(bytes, b, sizeof(b)));
+	return true;
+}
+
+bool target_prepare(struct target *t, const struct target_req *r,
+		    struct warnings *w, struct err *err)
+{
+	struct stat st;
+	bool ok;
+
+	memset(t, 0, sizeof(*t));
+	t->cleanup_handle = -1;
+	t->keep = r->keep;
+	if (!r->path || !*r->path)
+		return err_set(err, EXIT_USAGE, 0, "no target given");
+	t->path = xstrdup(r->path);
+	if (stat(r->path, &st)) {
+		if (errno != ENOENT)
+			return err_set(err, EXIT_ENV, errno, "cannot access %s: %s",
+				       r->path, strerror(errno));
+		ok = create_file(t, r, err);
+		if (ok && stat(r->path, &st))
+			ok = err_set(err, EXIT_ENV, errno, "%s vanished",
+				     r->path);
+	} else if (S_ISREG(st.st_mode)) {
+		ok = prepare_file(t, r, &st, w, err);
+	} else if (S_ISBLK(st.st_mode)) {
+		ok = prepare_bdev(t, r, &st, err);
+	} else {
+		ok = err_set(err, EXIT_USAGE, 0,
+			     "%s is not a regular file or a block device",
+			     r->path);
+	}
+	if (!ok)
+		return false;
+	if (!t->is_bdev)
+		file_dio_align(t);
+	fill_env(t, &st);
+	if (!t->logical_block_size)
+		t->logical_block_size = 512;
+	return true;
+}
+
+int target_open(const struct target *t, enum cache_mode cache, bool write,
+		struct err *err)
+{
+	int flags = O_CLOEXEC | (write ? O_RDWR : O_RDONLY);
+	int fd;
+
+	if (write && !t->writable) {
+		err_set(err, EXIT_USAGE, 0, "%s is not writable by this run",
+			t->path);
+		return -1;
+	}
+	if (cache_direct(cache))
+		flags |= O_DIRECT;
+	if (write && cache_dsync(cache))
+		flags |= O_DSYNC;
+	if (write && t->is_bdev)
+		flags |= O_EXCL; /* nobody mounts it while we write */
+	fd = open(t->path, flags);
+	if (fd >= 0)
+		return fd;
+	if (errno == EINVAL && cache_direct(cache))
+		err_set(err, EXIT_ENV, EINVAL,
+			"%s (%s) does not support O_DIRECT, which --cache %s needs; use --cache writeback",
+			t->path, t->env.fs_type[0] ? t->env.fs_type : "this filesystem",
+			cache_name(cache));
+	else if (errno == EBUSY)
+		err_set(err, EXIT_ENV, EBUSY,
+			"%s is in use by the kernel or another program", t->path);
+	else
+		err_set(err, EXIT_ENV, errno, "cannot open %s: %s", t->path,
+			strerror(errno));
+	return -1;
+}
+
+bool target_check_job(const struct target *t, const struct job_spec *j,
+		      struct err *err)
+{
+	unsigned int a = t->logical_block_size;
+	char sz[32], bs[32];
+
+	if (t->region_len < j->bs)
+		return err_set(err, EXIT_USAGE, 0,
+			       "the region (%s) is smaller than --bs %s; use a larger --size",
+			       fmt_size(t->region_len, sz, sizeof(sz)),
+			       fmt_size(j->bs, bs, sizeof(bs)));
+	if (rw_writes(j) && !t->writable)
+		return err_set(err, EXIT_USAGE, 0,
+			       "%s is read-only for this run", t->path);
+	if (!cache_direct(j->cache) || j->engine == ENGINE_NULL)
+		return true;
+	if (j->bs % a)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--bs %llu is not a multiple of the %u-byte block size of %s, which O_DIRECT (--cache %s) requires; use --bs 4k, or a buffered mode such as --cache writeback",
+			       (unsigned long long)j->bs, a, t->path,
+			       cache_name(j->cache));
+	if (t->region_off % a)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--offset %llu is not a multiple of the %u-byte block size of %s, which O_DIRECT (--cache %s) requires",
+			       (unsigned long long)t->region_off, a, t->path,
+			       cache_name(j->cache));
+	return true;
+}
+
+void target_release(struct target *t)
+{
+	if (t->created && !t->keep && t->path)
+		unlink(t->path);
+	cleanup_remove(t->cleanup_handle);
+	t->cleanup_handle = -1;
+	free(t->path);
+	t->path = NULL;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The thing measured: a regular file (created and filled by us, or the
+ * user's, read-only unless allowed) or a block device (read-only unless
+ * --allow-write-device, and never when mounted or held). Prepared once,
+ * then opened by each job with that job's cache mode.
+ */
+#ifndef IOLAB_CORE_TARGET_H
+#define IOLAB_CORE_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "job.h"
+
+struct err;
+struct warnings;
+
+struct target_req {
+	const char *path;
+	uint64_t size;	      /* region length; 0 = whole file or device */
+	uint64_t create_size; /* size of a file we create when size is 0 */
+	uint64_t offset;      /* region start */
+	bool need_write;      /* some job will write */
+	bool allow_write_file;
+	bool allow_write_device;
+	bool keep;	      /* keep a file we created */
+	enum data_pattern fill;
+	bool progress;	      /* show fill progress on a terminal */
+};
+
+struct target_env {
+	char kernel[65];
+	char fs_type[32];     /* filesystem holding a file; "" for devices */
+	char device[64];      /* whole disk behind it: "vda" */
+	char partition[64];
+	char driver[64];      /* "virtio_blk" */
+	char model[96];
+	int rotational;	      /* -1 unknown */
+	bool ram_backed;      /* tmpfs, ramfs, brd, zram */
+};
+
+struct target {
+	char *path;
+	bool is_bdev;
+	bool created;	   /* we made it; we remove it unless keep */
+	bool keep;
+	bool writable;
+	uint64_t size;	   /* of the file or device */
+	uint64_t region_off, region_len;
+	unsigned int logical_block_size; /* O_DIRECT offset/length unit */
+	unsigned int dio_mem_align;
+	bool sparse;	   /* an existing file with holes */
+	int cleanup_handle;
+	struct target_env env;
+};
+
+/* Prepare per @req: checks, creation and fill. Warnings go to @w. */
+bool target_prepare(struct target *t, const struct target_req *req,
+		    struct warnings *w, struct err *err);
+/*
+ * Open for a job: O_DIRECT and O_DSYNC as the cache mode says, read-write
+ * only if @write. Returns the fd or -1 with @err set.
+ */
+int target_open(const struct target *t, enum cache_mode cache, bool write,
+		struct err *err);
+/* Check block size and region against O_DIRECT alignment. */
+bool target_check_job(const struct target *t, const struct job_spec *j,
+		      struct err *err);
+/* Remove a file we created (unless kept) and free. */
+void target_release(struct target *t);
+
+#endif

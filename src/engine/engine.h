@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one engine interface the runner sees. An engine moves requests
+ * (struct io_slot, owned by the runner) to the kernel and hands them back
+ * completed. Engines mirror QEMU's aio= backends; see design.md section 3.
+ *
+ * Hot-path calls (queue, submit, reap) return 0 or a count, -errno on
+ * failure; they never print or allocate.
+ */
+#ifndef IOLAB_ENGINE_ENGINE_H
+#define IOLAB_ENGINE_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct err;
+
+enum io_op {
+	IO_READ = 0,
+	IO_WRITE = 1,
+	IO_FLUSH = 2, /* fdatasync: a guest flush */
+};
+
+/* One queue entry. The runner owns these; engines only read them. */
+struct io_slot {
+	void *buf;
+	uint64_t off;
+	uint64_t t_start_ns; /* submit time, or intended start when paced */
+	uint32_t len;
+	uint16_t idx;	     /* index of the slot (= registered buffer) */
+	uint8_t op;	     /* enum io_op */
+	int64_t res;	     /* set by the engine: bytes done or -errno */
+};
+
+enum engine_kind {
+	ENGINE_IO_URING,
+	ENGINE_NATIVE,
+	ENGINE_THREADS,
+	ENGINE_SYNC,
+	ENGINE_NULL,
+	ENGINE_COUNT,
+};
+
+/* What an engine needs to set up one lane. */
+struct engine_setup {
+	int fd;
+	unsigned int depth;  /* slots in flight at most */
+	void *buf_base;	     /* depth * buf_stride bytes, for registration */
+	uint64_t buf_stride;
+	bool direct;	     /* fd opened with O_DIRECT */
+};
+
+struct engine;
+
+struct engine_ops {
+	const char *name;
+	/* True if usable on this kernel; else @err says why and what to use. */
+	bool (*probe)(struct err *err);
+	struct engine *(*init)(const struct engine_setup *s, struct err *err);
+	/* Prepare one request; it goes to the kernel at the next submit. */
+	int (*queue)(struct engine *e, struct io_slot *s);
+	/* Hand prepared requests to the kernel; returns how many or -errno. */
+	int (*submit)(struct engine *e);
+	/*
+	 * Collect up to @max completed slots into @done. Waits for at least
+	 * one for up to @wait_ns (ENGINE_WAIT_FOREVER to block, 0 to poll).
+	 * Returns the count (0 on timeout) or -errno.
+	 */
+	int (*reap)(struct engine *e, struct io_slot **done, unsigned int max,
+		    uint64_t wait_ns);
+	/* Short description of the fast paths in use, for the report. */
+	const char *(*features)(const struct engine *e);
+	void (*exit)(struct engine *e);
+};
+
+#define ENGINE_WAIT_FOREVER UINT64_MAX
+
+/* The engine of a kind, or NULL if this build lacks it. */
+const struct engine_ops *engine_get(enum engine_kind kind);
+/* Name as used on the command line ("io_uring", "native", ...). */
+const char *engine_name(enum engine_kind kind);
+/* Parse a name; -1 if unknown. */
+int engine_parse(const char *name);
+/* The best engine usable here, in QEMU's order: io_uring, native, threads. */
+enum engine_kind engine_best(void);
+
+/* NULL-terminated list of the names, for option tables. */
+extern const char *const engine_names[];
+
+#endif

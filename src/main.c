@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* iolab: subcommand dispatch only. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "util/err.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "run", cmd_run, "one workload, fio-like flags" },
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: iolab COMMAND [OPTIONS] [ARGS]\n\n"
+		   "Measure, explain and fix disk I/O performance, above all of QEMU/KVM guests.\n\n"
+		   "Commands:\n");
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(f, "  %-10s  %s\n", c->name, c->summary);
+	fprintf(f, "\n'iolab COMMAND --help' shows a command's options; man iolab has the details.\n"
+		   "  --version   print the version\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : NULL;
+
+	if (!name) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(name, "-h") || !strcmp(name, "--help") ||
+	    !strcmp(name, "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("iolab %s\n", IOLAB_VERSION);
+		return EXIT_OK;
+	}
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(name, c->name))
+			return c->fn(argc - 1, argv + 1);
+	fprintf(stderr,
+		"iolab: unknown command '%s'; run 'iolab --help' for the list\n",
+		name);
+	return EXIT_USAGE;
+}

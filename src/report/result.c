@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Derived figures of a run result; see result.h. */
+#include <stdlib.h>
+
+#include "result.h"
+
+double result_iops(const struct run_result *r, int dir)
+{
+	return r->elapsed_s > 0 ? (double)r->dir[dir].ios / r->elapsed_s : 0;
+}
+
+double result_mbps(const struct run_result *r, int dir)
+{
+	return r->elapsed_s > 0 ? (double)r->dir[dir].bytes / r->elapsed_s / 1e6 :
+				  0;
+}
+
+double result_mibps(const struct run_result *r, int dir)
+{
+	return r->elapsed_s > 0 ?
+		       (double)r->dir[dir].bytes / r->elapsed_s / 1048576.0 :
+		       0;
+}
+
+uint64_t result_total_ios(const struct run_result *r)
+{
+	return r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios;
+}
+
+double result_cpu_us_per_io(const struct run_result *r)
+{
+	uint64_t n = result_total_ios(r) + r->dir[DIR_FLUSH].ios;
+
+	return n ? (r->user_s + r->sys_s) * 1e6 / (double)n : 0;
+}
+
+void result_free(struct run_result *r)
+{
+	free(r->ts);
+	r->ts = NULL;
+	warnings_free(&r->warnings);
+}

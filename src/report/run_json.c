@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `iolab run --json`; the schema is documented in iolab(1). */
+#include "json_util.h"
+#include "run_report.h"
+#include "../core/target.h"
+
+bool run_json_write(const struct run_report *r, FILE *f, struct err *err)
+{
+	json_t *doc = jdoc_new("run", r->argc, r->argv);
+	json_t *opts = jjob_spec(&r->res->spec), *jobs = json_array();
+	const struct target *t = r->target;
+
+	json_object_set_new(opts, "target", json_string(t->path));
+	json_object_set_new(opts, "size_bytes",
+			    json_integer((json_int_t)t->region_len));
+	json_object_set_new(opts, "offset_bytes",
+			    json_integer((json_int_t)t->region_off));
+	json_object_set_new(opts, "keep", json_boolean(t->keep));
+	json_object_set_new(doc, "options", opts);
+	json_object_set_new(doc, "environment", jenvironment(t));
+	json_object_set_new(doc, "warnings", jwarnings(r->warnings));
+	json_object_set_new(doc, "partial", json_boolean(r->res->partial));
+	json_array_append_new(jobs, jrun_result(r->res));
+	json_object_set_new(doc, "jobs", jobs);
+	return jdoc_write(doc, f, err);
+}

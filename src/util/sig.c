@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Signal handling and emergency file cleanup; see sig.h. */
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sig.h"
+
+#define CLEANUP_MAX 16
+
+static volatile sig_atomic_t stop_signo;
+static char cleanup_paths[CLEANUP_MAX][PATH_MAX];
+static volatile sig_atomic_t cleanup_used[CLEANUP_MAX];
+
+void cleanup_all(void)
+{
+	for (int i = 0; i < CLEANUP_MAX; i++) {
+		if (cleanup_used[i]) {
+			unlink(cleanup_paths[i]);
+			cleanup_used[i] = 0;
+		}
+	}
+}
+
+static void on_signal(int signo)
+{
+	static const char msg[] =
+		"\niolab: interrupted again; removing test files and exiting\n";
+
+	if (stop_signo) {
+		cleanup_all();
+		if (write(2, msg, sizeof(msg) - 1) < 0)
+			_exit(128 + signo);
+		_exit(128 + signo);
+	}
+	__atomic_store_n(&stop_signo, signo, __ATOMIC_RELAXED);
+}
+
+void sig_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int sig_pending(void)
+{
+	return __atomic_load_n(&stop_signo, __ATOMIC_RELAXED);
+}
+
+void sig_raise_stop(int signo)
+{
+	__atomic_store_n(&stop_signo, signo, __ATOMIC_RELAXED);
+}
+
+int sig_exit_code(int signo)
+{
+	return 128 + signo;
+}
+
+int cleanup_add(const char *path)
+{
+	for (int i = 0; i < CLEANUP_MAX; i++) {
+		if (!cleanup_used[i]) {
+			snprintf(cleanup_paths[i], sizeof(cleanup_paths[i]),
+				 "%s", path);
+			cleanup_used[i] = 1;
+			return i;
+		}
+	}
+	return -1;
+}
+
+void cleanup_remove(int handle)
+{
+	if (handle >= 0 && handle < CLEANUP_MAX)
+		cleanup_used[handle] = 0;
+}

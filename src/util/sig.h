@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Ctrl-C and friends. The first SIGINT/SIGTERM/SIGHUP only asks the run to
+ * stop (partial results are printed and files cleaned up on the normal
+ * path); a second one removes the registered temporary files at once and
+ * exits. Temporary files are registered here so that both paths, and an
+ * out-of-memory exit, remove them.
+ */
+#ifndef IOLAB_UTIL_SIG_H
+#define IOLAB_UTIL_SIG_H
+
+void sig_install(void);
+/* The signal that asked us to stop, or 0. Cheap: one relaxed load. */
+int sig_pending(void);
+/* Ask to stop as if by this signal (used by tests and the watchdog). */
+void sig_raise_stop(int signo);
+/* Exit code for a run stopped by @signo (130 for SIGINT, 143 SIGTERM). */
+int sig_exit_code(int signo);
+
+/* Register a path to unlink on a hard exit; returns a handle or -1. */
+int cleanup_add(const char *path);
+void cleanup_remove(int handle);
+/* Unlink every registered path now (async-signal-safe). */
+void cleanup_all(void);
+
+#endif

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The option-table parser: forms, values, refusals, suggestions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli/opts.h"
+#include "util/err.h"
+
+struct o {
+	bool flag;
+	uint64_t size, dur;
+	unsigned int n;
+	int choice;
+	const char *str;
+};
+
+static const char *const colors[] = { "red", "green", NULL };
+
+static const struct opt table[] = {
+	{ .kind = OPT_GROUP, .name = "", .help = "Group" },
+	{ "flag", 'f', OPT_FLAG, NULL, offsetof(struct o, flag), "a flag" },
+	{ "size", 's', OPT_SIZE, "SIZE", offsetof(struct o, size), "a size" },
+	{ "time", 0, OPT_DURATION, "T", offsetof(struct o, dur), "a time" },
+	{ "qd", 0, OPT_UINT, "N", offsetof(struct o, n), "a count", NULL, 1,
+	  32 },
+	{ "color", 0, OPT_CHOICE, "C", offsetof(struct o, choice), "a choice",
+	  colors },
+	{ "name", 0, OPT_STRING, "S", offsetof(struct o, str), "a string" },
+	{ .kind = OPT_GROUP },
+};
+
+static const struct opt_cmd cmd = {
+	.name = "t", .synopsis = "t", .summary = "t", .opts = table,
+	.max_positional = 1,
+};
+
+static int parse(struct o *o, struct opt_state *st, struct err *err, int argc,
+		 char **argv)
+{
+	memset(o, 0, sizeof(*o));
+	memset(err, 0, sizeof(*err));
+	return opts_parse(&cmd, argc, argv, o, st, err);
+}
+
+static void test_good_forms(void **state)
+{
+	char *argv[] = { "t",	   "--flag",	"--size=4k", "-s",
+			 "1M",	   "--time",	"500ms",     "--qd",
+			 "32",	   "--color",	"green",     "--name=x=y",
+			 "target" };
+	struct opt_state st;
+	struct err err;
+	struct o o;
+
+	(void)state;
+	assert_int_equal(parse(&o, &st, &err, 13, argv), OPTS_OK);
+	assert_true(o.flag);
+	assert_int_equal(o.size, 1048576); /* last one wins */
+	assert_int_equal(o.dur, 500000000ull);
+	assert_int_equal(o.n, 32);
+	assert_int_equal(o.choice, 1);
+	assert_string_equal(o.str, "x=y");
+	assert_int_equal(st.npositional, 1);
+	assert_string_equal(st.positional[0], "target");
+	assert_true(opts_was_set(&cmd, &st, "size"));
+	assert_false(opts_was_set(&cmd, &st, "nonexistent"));
+	opts_state_free(&st);
+}
+
+static void expect_error(char **argv, int argc, const char *needle)
+{
+	struct opt_state st;
+	struct err err;
+	struct o o;
+
+	assert_int_equal(parse(&o, &st, &err, argc, argv), OPTS_ERROR);
+	assert_int_equal(err.exit_code, EXIT_USAGE);
+	if (!strstr(err.msg, needle))
+		fail_msg("'%s' does not contain '%s'", err.msg, needle);
+	opts_state_free(&st);
+}
+
+static void test_errors(void **state)
+{
+	char *a1[] = { "t", "--sise", "4k" };
+	char *a2[] = { "t", "--qd", "64" };
+	char *a3[] = { "t", "--color", "blue" };
+	char *a4[] = { "t", "--size" };
+	char *a5[] = { "t", "--flag=yes" };
+	char *a6[] = { "t", "a", "b" };
+	char *a7[] = { "t", "--size", "4x" };
+	char *a8[] = { "t", "--zzzzzzzzz" };
+
+	(void)state;
+	expect_error(a1, 3, "did you mean '--size'");
+	expect_error(a2, 3, "out of range");
+	expect_error(a3, 3, "red, green");
+	expect_error(a4, 2, "needs a value");
+	expect_error(a5, 2, "takes no value");
+	expect_error(a6, 3, "extra operand");
+	expect_error(a7, 3, "--size");
+	expect_error(a8, 2, "see 'iolab t --help'");
+}
+
+static void test_double_dash(void **state)
+{
+	char *argv[] = { "t", "--", "--flag" };
+	struct opt_state st;
+	struct err err;
+	struct o o;
+
+	(void)state;
+	assert_int_equal(parse(&o, &st, &err, 3, argv), OPTS_OK);
+	assert_false(o.flag);
+	assert_string_equal(st.positional[0], "--flag");
+	opts_state_free(&st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_forms),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_double_dash),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
