@@ -21,13 +21,15 @@ static const struct command commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: iolab COMMAND [OPTIONS] [ARGS]\n\n"
-		   "Measure, explain and fix disk I/O performance, above all of QEMU/KVM guests.\n\n"
-		   "Commands:\n");
+	fprintf(f,
+		"Usage: iolab COMMAND [OPTIONS] [ARGS]\n\n"
+		"Measure, explain and fix disk I/O performance, above all of QEMU/KVM guests.\n\n"
+		"Commands:\n");
 	for (const struct command *c = commands; c->name; c++)
 		fprintf(f, "  %-10s  %s\n", c->name, c->summary);
-	fprintf(f, "\n'iolab COMMAND --help' shows a command's options; man iolab has the details.\n"
-		   "  --version   print the version\n");
+	fprintf(f,
+		"\n'iolab COMMAND --help' shows a command's options; man iolab has the details.\n"
+		"  --version   print the version\n");
 }
 
 int main(int argc, char **argv)

@@ -37,8 +37,8 @@ bool cli_close_output(FILE *f, struct err *err)
 {
 	if (f == stdout)
 		return fflush(f) == 0 ||
-		       err_set(err, EXIT_ENV, errno, "cannot write the report: %s",
-			       strerror(errno));
+		       err_set(err, EXIT_ENV, errno,
+			       "cannot write the report: %s", strerror(errno));
 	if (fclose(f))
 		return err_set(err, EXIT_ENV, errno,
 			       "cannot write the report: %s", strerror(errno));

@@ -85,7 +85,8 @@ static bool opt_store(const struct opt *o, const char *val, void *out,
 		return true;
 	case OPT_U64:
 	case OPT_UINT:
-		if (!parse_u64(val, (uint64_t)o->min, (uint64_t)o->max, &u, err))
+		if (!parse_u64(val, (uint64_t)o->min, (uint64_t)o->max, &u,
+			       err))
 			return false;
 		if (o->kind == OPT_U64)
 			*(uint64_t *)field = u;
@@ -199,7 +200,8 @@ int opts_parse(const struct opt_cmd *cmd, int argc, char **argv, void *out,
 				const char *near;
 
 				snprintf(base, sizeof(base), "%.*s",
-					 eq ? (int)(eq - name) : (int)strlen(name),
+					 eq ? (int)(eq - name) :
+					      (int)strlen(name),
 					 name);
 				near = closest(cmd, base);
 				if (near)
@@ -227,8 +229,8 @@ int opts_parse(const struct opt_cmd *cmd, int argc, char **argv, void *out,
 		}
 		if (o->kind == OPT_FLAG) {
 			if (val) {
-				err_set(err, EXIT_USAGE, 0,
-					"%s takes no value", shown);
+				err_set(err, EXIT_USAGE, 0, "%s takes no value",
+					shown);
 				return OPTS_ERROR;
 			}
 		} else if (!val) {

@@ -14,46 +14,46 @@
 struct err;
 
 enum opt_kind {
-	OPT_GROUP,    /* not an option: a heading in --help */
-	OPT_FLAG,     /* bool, takes no value */
-	OPT_SIZE,     /* uint64_t, bytes ("4k", "1M") */
+	OPT_GROUP, /* not an option: a heading in --help */
+	OPT_FLAG, /* bool, takes no value */
+	OPT_SIZE, /* uint64_t, bytes ("4k", "1M") */
 	OPT_DURATION, /* uint64_t, nanoseconds ("500ms", "5s") */
-	OPT_U64,      /* uint64_t in [min, max] */
-	OPT_UINT,     /* unsigned int in [min, max] */
-	OPT_DOUBLE,   /* double in [min, max] */
-	OPT_STRING,   /* const char *, points into argv */
-	OPT_CHOICE,   /* int, index into choices[] */
-	OPT_CALL,     /* custom parser */
+	OPT_U64, /* uint64_t in [min, max] */
+	OPT_UINT, /* unsigned int in [min, max] */
+	OPT_DOUBLE, /* double in [min, max] */
+	OPT_STRING, /* const char *, points into argv */
+	OPT_CHOICE, /* int, index into choices[] */
+	OPT_CALL, /* custom parser */
 };
 
 struct opt {
-	const char *name;  /* long name without "--" */
-	char key;	   /* short letter or 0 */
+	const char *name; /* long name without "--" */
+	char key; /* short letter or 0 */
 	enum opt_kind kind;
-	const char *arg;   /* value placeholder in --help ("SIZE") */
-	size_t off;	   /* offsetof() the field in the options struct */
-	const char *help;  /* one line; "(default X)" belongs here */
+	const char *arg; /* value placeholder in --help ("SIZE") */
+	size_t off; /* offsetof() the field in the options struct */
+	const char *help; /* one line; "(default X)" belongs here */
 	const char *const *choices; /* OPT_CHOICE: NULL-terminated */
-	double min, max;   /* OPT_U64/UINT/DOUBLE bounds */
+	double min, max; /* OPT_U64/UINT/DOUBLE bounds */
 	bool (*call)(void *opts, const char *arg, struct err *err);
 };
 
 #define OPTS_MAX 96
 
 struct opt_cmd {
-	const char *name;     /* "run" */
+	const char *name; /* "run" */
 	const char *synopsis; /* "iolab run [OPTIONS] [TARGET]" */
-	const char *summary;  /* one sentence */
+	const char *summary; /* one sentence */
 	const struct opt *opts; /* terminated by a row with kind OPT_GROUP and
 				   name NULL and help NULL */
-	const char *footer;   /* extra text after the options, or NULL */
-	int max_positional;   /* how many operands it takes */
+	const char *footer; /* extra text after the options, or NULL */
+	int max_positional; /* how many operands it takes */
 };
 
 struct opt_state {
-	bool set[OPTS_MAX];   /* by row index: given on the command line */
+	bool set[OPTS_MAX]; /* by row index: given on the command line */
 	const char *value[OPTS_MAX]; /* the text given, NULL for flags */
-	char **positional;    /* operands, in order */
+	char **positional; /* operands, in order */
 	int npositional;
 };
 

@@ -44,14 +44,15 @@ static const struct opt run_table[] = {
 	  "requests in flight per thread (default 1)", NULL, 1, 4096 },
 	{ "threads", 0, OPT_UINT, "N", OFF(j.threads),
 	  "job threads, each with its own queue (default 1)", NULL, 1, 256 },
-	{ "size", 0, OPT_SIZE, "SIZE",
-	  OFF(size), "test file size, or the region of a device/file (default: 1G for a new file, else all)" },
+	{ "size", 0, OPT_SIZE, "SIZE", OFF(size),
+	  "test file size, or the region of a device/file (default: 1G for a new file, else all)" },
 	{ "offset", 0, OPT_SIZE, "SIZE", OFF(offset),
 	  "start of the region (default 0)" },
 	{ "pattern", 0, OPT_CHOICE, "random|zero", OFF(pattern),
 	  "data written (default random: incompressible)", pattern_names },
 	{ "seed", 0, OPT_U64, "N", OFF(j.seed),
-	  "seed of the offset and data generators", NULL, 0, (double)UINT64_MAX },
+	  "seed of the offset and data generators", NULL, 0,
+	  1.8e19 },
 	{ .kind = OPT_GROUP, .name = "", .help = "Duration and pacing" },
 	{ "runtime", 0, OPT_DURATION, "TIME", OFF(j.runtime_ns),
 	  "measured time, e.g. 500ms, 10s, 2m (default 10s)" },
@@ -104,7 +105,8 @@ static const struct opt_cmd run_cmd = {
 	.summary =
 		"Run one workload against TARGET: a file (created and filled if missing,\n"
 		"read-only if it exists), or a block device (read-only unless allowed).\n"
-		"TARGET defaults to " CLI_DEFAULT_TARGET " in the current directory.",
+		"TARGET defaults to " CLI_DEFAULT_TARGET
+		" in the current directory.",
 	.opts = run_table,
 	.footer =
 		"Sizes: 4k, 4K, 4KiB, 1M, 1g (powers of 1024), 4kB, 1MB (powers of 1000), bytes.\n"

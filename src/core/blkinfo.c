@@ -158,8 +158,7 @@ static bool swapped(const struct fsview *v, dev_t dev, char *why, size_t len)
 	return found;
 }
 
-static bool held(const struct fsview *v, const char *dir, char *why,
-		 size_t len)
+static bool held(const struct fsview *v, const char *dir, char *why, size_t len)
 {
 	char path[PATH_MAX + 16], full[PATH_MAX * 2];
 	struct dirent *de;
@@ -174,9 +173,10 @@ static bool held(const struct fsview *v, const char *dir, char *why,
 	while (!found && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(why, len,
-			 "it is held by %s (device-mapper, md RAID or LVM uses it)",
-			 de->d_name);
+		snprintf(
+			why, len,
+			"it is held by %s (device-mapper, md RAID or LVM uses it)",
+			de->d_name);
 		found = true;
 	}
 	closedir(d);

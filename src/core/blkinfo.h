@@ -15,11 +15,11 @@
 struct fsview;
 
 struct blkinfo {
-	char disk[64];	   /* whole disk: "vda", "nvme0n1", "sda", "loop0" */
-	char part[64];	   /* the partition if dev is one, else "" */
-	char driver[64];   /* "virtio_blk", "nvme", "ahci", "ata_piix", ... */
+	char disk[64]; /* whole disk: "vda", "nvme0n1", "sda", "loop0" */
+	char part[64]; /* the partition if dev is one, else "" */
+	char driver[64]; /* "virtio_blk", "nvme", "ahci", "ata_piix", ... */
 	char model[96];
-	int rotational;	   /* 0, 1, or -1 unknown */
+	int rotational; /* 0, 1, or -1 unknown */
 	unsigned int logical_block_size;
 	unsigned int physical_block_size;
 };
@@ -32,7 +32,6 @@ bool blkinfo_get(const struct fsview *v, dev_t dev, struct blkinfo *bi);
  * partition), active swap, or held by another device. Returns false if it
  * is free; else true with a sentence in @why.
  */
-bool blkinfo_in_use(const struct fsview *v, dev_t rdev, char *why,
-		    size_t len);
+bool blkinfo_in_use(const struct fsview *v, dev_t rdev, char *why, size_t len);
 
 #endif

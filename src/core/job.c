@@ -12,8 +12,8 @@ const char *const cache_names[] = { "none",	 "directsync", "writethrough",
 				    "writeback", "unsafe",     NULL };
 
 /* fio's default percentile list. */
-static const double default_percentiles[] = { 1,  5,  10, 20, 30,   40,
-					      50, 60, 70, 80, 90,   95,
+static const double default_percentiles[] = { 1,  5,	10,   20,    30,   40,
+					      50, 60,	70,   80,    90,   95,
 					      99, 99.5, 99.9, 99.95, 99.99 };
 
 void job_defaults(struct job_spec *j)
@@ -137,7 +137,8 @@ unsigned int job_lane_depth(const struct job_spec *j)
 bool job_validate(const struct job_spec *j, struct err *err)
 {
 	if (!j->bs)
-		return err_set(err, EXIT_USAGE, 0, "--bs must be at least 1 byte");
+		return err_set(err, EXIT_USAGE, 0,
+			       "--bs must be at least 1 byte");
 	if (j->bs > (64u << 20))
 		return err_set(err, EXIT_USAGE, 0,
 			       "--bs %llu is above the 64 MiB limit",
@@ -149,13 +150,15 @@ bool job_validate(const struct job_spec *j, struct err *err)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--threads must be between 1 and 256");
 	if (j->engine == ENGINE_SYNC && j->qd > 1)
-		return err_set(err, EXIT_USAGE, 0,
-			       "--engine sync does one I/O at a time, so --qd must be 1; use --engine threads (a pool, like QEMU's aio=threads) or io_uring for QD %u",
-			       j->qd);
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--engine sync does one I/O at a time, so --qd must be 1; use --engine threads (a pool, like QEMU's aio=threads) or io_uring for QD %u",
+			j->qd);
 	if (j->engine == ENGINE_THREADS && j->qd * j->threads > 1024)
-		return err_set(err, EXIT_USAGE, 0,
-			       "--engine threads runs one worker per outstanding I/O: --qd %u x --threads %u is above 1024 workers",
-			       j->qd, j->threads);
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--engine threads runs one worker per outstanding I/O: --qd %u x --threads %u is above 1024 workers",
+			j->qd, j->threads);
 	if (!j->runtime_ns && !j->ios)
 		return err_set(err, EXIT_USAGE, 0,
 			       "give --runtime or --ios (a run needs an end)");
@@ -163,15 +166,18 @@ bool job_validate(const struct job_spec *j, struct err *err)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--mix is a percentage of reads: 0 to 100");
 	if (j->flush_every && !rw_writes(j))
-		return err_set(err, EXIT_USAGE, 0,
-			       "--flush-every needs writes; use --rw write, randwrite, rw or randrw");
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--flush-every needs writes; use --rw write, randwrite, rw or randrw");
 	if (j->rate_iops && j->rate_iops > 100000000)
-		return err_set(err, EXIT_USAGE, 0,
-			       "--rate-iops above 100 million is not a rate limit");
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--rate-iops above 100 million is not a rate limit");
 	if (j->ios && j->ios < job_lanes(j))
-		return err_set(err, EXIT_USAGE, 0,
-			       "--ios %llu is fewer than the %u workers; give at least one I/O each",
-			       (unsigned long long)j->ios, job_lanes(j));
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--ios %llu is fewer than the %u workers; give at least one I/O each",
+			(unsigned long long)j->ios, job_lanes(j));
 	if (!j->force && job_qemu_refuses(j->engine, j->cache, err))
 		return false;
 	return true;

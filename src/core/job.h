@@ -46,20 +46,20 @@ struct job_spec {
 	uint64_t bs;
 	unsigned int qd;
 	unsigned int threads;
-	uint64_t runtime_ns;	/* 0 = until ios (then required) */
+	uint64_t runtime_ns; /* 0 = until ios (then required) */
 	uint64_t ramp_ns;
-	uint64_t ios;		/* 0 = until runtime */
+	uint64_t ios; /* 0 = until runtime */
 	enum engine_kind engine;
 	enum cache_mode cache;
-	uint64_t flush_every;	/* fdatasync every N writes, 0 = never */
-	uint64_t rate_iops;	/* 0 = closed loop */
+	uint64_t flush_every; /* fdatasync every N writes, 0 = never */
+	uint64_t rate_iops; /* 0 = closed loop */
 	enum data_pattern pattern;
 	uint64_t seed;
-	bool warm_cache;	/* keep the page cache before buffered reads */
-	bool force;		/* measure what QEMU would refuse */
+	bool warm_cache; /* keep the page cache before buffered reads */
+	bool force; /* measure what QEMU would refuse */
 	int npercentiles;
 	double percentiles[JOB_MAX_PERCENTILES];
-	const char *cpus;	/* CPU list to pin lanes to, or NULL */
+	const char *cpus; /* CPU list to pin lanes to, or NULL */
 };
 
 /* Defaults: randread 4k QD1 T1, 10 s, io_uring or best, cache none. */
@@ -74,8 +74,8 @@ const char *rw_name(enum rw_mode rw);
 extern const char *const rw_names[];
 
 /* The three knobs behind a cache mode (reference/qemu.md 1.1). */
-bool cache_direct(enum cache_mode c);	/* O_DIRECT */
-bool cache_dsync(enum cache_mode c);	/* writes durable at completion */
+bool cache_direct(enum cache_mode c); /* O_DIRECT */
+bool cache_dsync(enum cache_mode c); /* writes durable at completion */
 bool cache_no_flush(enum cache_mode c); /* flushes dropped */
 const char *cache_name(enum cache_mode c);
 /* What the cache mode risks on host power loss, one short phrase. */

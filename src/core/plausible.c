@@ -73,58 +73,68 @@ void plausible_check(struct run_result *r, const struct target *t)
 	bool direct = cache_direct(j->cache);
 
 	if (j->engine == ENGINE_NULL) {
-		warn_add(w, "null-engine",
-			 "--engine null does no I/O: these figures are iolab's own cost, not a device's");
+		warn_add(
+			w, "null-engine",
+			"--engine null does no I/O: these figures are iolab's own cost, not a device's");
 		return;
 	}
 	if (t->env.ram_backed)
-		warn_add(w, "ram-target",
-			 "%s is backed by RAM (%s): the figures measure memory and the software path, not a disk",
-			 t->path,
-			 t->env.fs_type[0] ? t->env.fs_type : t->env.device);
+		warn_add(
+			w, "ram-target",
+			"%s is backed by RAM (%s): the figures measure memory and the software path, not a disk",
+			t->path,
+			t->env.fs_type[0] ? t->env.fs_type : t->env.device);
 	if (j->engine == ENGINE_NATIVE && !direct)
-		warn_add(w, "native-buffered",
-			 "aio=native without O_DIRECT (forced): io_submit() blocks until each request is done, so the queue depth is effectively 1; QEMU refuses this setting");
+		warn_add(
+			w, "native-buffered",
+			"aio=native without O_DIRECT (forced): io_submit() blocks until each request is done, so the queue depth is effectively 1; QEMU refuses this setting");
 	if (j->pattern == PATTERN_ZERO && rw_writes(j))
-		warn_add(w, "zero-data",
-			 "--pattern zero writes zeros: compressing or deduplicating storage (ZFS, btrfs compress, VDO, thin arrays) completes them without writing, so write figures may flatter");
+		warn_add(
+			w, "zero-data",
+			"--pattern zero writes zeros: compressing or deduplicating storage (ZFS, btrfs compress, VDO, thin arrays) completes them without writing, so write figures may flatter");
 
 	if (rd->ios && !direct && !j->warm_cache) {
 		double f = resident_fraction(t);
 
 		if (f > 0.1)
-			warn_add(w, "page-cache-reads",
-				 "%.0f%% of the test region was in the host page cache at the end: buffered reads (cache=%s) were served from memory after the first pass, not from the disk",
-				 100 * f, cache_name(j->cache));
+			warn_add(
+				w, "page-cache-reads",
+				"%.0f%% of the test region was in the host page cache at the end: buffered reads (cache=%s) were served from memory after the first pass, not from the disk",
+				100 * f, cache_name(j->cache));
 	}
 	if (rd->ios >= 100 && !t->env.ram_backed && direct &&
 	    hist_percentile(&rd->lat, 50) < DISK_FLOOR_NS)
-		warn_add(w, "below-disk-latency",
-			 "median read latency %.1f us is below what any disk can do: reads were served from a cache (host page cache, array cache, or a RAM disk)",
-			 hist_percentile(&rd->lat, 50) / 1e3);
+		warn_add(
+			w, "below-disk-latency",
+			"median read latency %.1f us is below what any disk can do: reads were served from a cache (host page cache, array cache, or a RAM disk)",
+			hist_percentile(&rd->lat, 50) / 1e3);
 	if (!plausible_virtualized() &&
 	    (!strcmp(t->env.driver, "ahci") ||
 	     !strcmp(t->env.driver, "ata_piix")) &&
 	    result_mbps(r, DIR_READ) + result_mbps(r, DIR_WRITE) > SATA_MBPS)
-		warn_add(w, "above-bus",
-			 "%.0f MB/s is more than a SATA link carries (600 MB/s): part of it came from a cache",
-			 result_mbps(r, DIR_READ) + result_mbps(r, DIR_WRITE));
+		warn_add(
+			w, "above-bus",
+			"%.0f MB/s is more than a SATA link carries (600 MB/s): part of it came from a cache",
+			result_mbps(r, DIR_READ) + result_mbps(r, DIR_WRITE));
 	if (j->rate_iops && r->elapsed_s > 0 &&
 	    (double)result_total_ios(r) / r->elapsed_s <
-		    0.95 * (double)j->rate_iops && !r->partial)
-		warn_add(w, "rate-not-met",
-			 "the target could not sustain --rate-iops %llu (%.0f achieved); latency counts from each request's intended start, so the backlog shows in it",
-			 (unsigned long long)j->rate_iops,
-			 (double)result_total_ios(r) / r->elapsed_s);
+		    0.95 * (double)j->rate_iops &&
+	    !r->partial)
+		warn_add(
+			w, "rate-not-met",
+			"the target could not sustain --rate-iops %llu (%.0f achieved); latency counts from each request's intended start, so the backlog shows in it",
+			(unsigned long long)j->rate_iops,
+			(double)result_total_ios(r) / r->elapsed_s);
 	for (int d = DIR_READ; d <= DIR_WRITE; d++) {
 		uint64_t n = r->dir[d].ios;
 
 		if (n && n < 10000) {
-			warn_add(w, "few-samples",
-				 "only %llu %s I/Os were measured: percentiles above p%.2g rest on fewer than 10 samples",
-				 (unsigned long long)n,
-				 d == DIR_READ ? "read" : "write",
-				 100.0 * (1.0 - 10.0 / (double)n));
+			warn_add(
+				w, "few-samples",
+				"only %llu %s I/Os were measured: percentiles above p%.2g rest on fewer than 10 samples",
+				(unsigned long long)n,
+				d == DIR_READ ? "read" : "write",
+				100.0 * (1.0 - 10.0 / (double)n));
 			break;
 		}
 	}

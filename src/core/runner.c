@@ -32,12 +32,12 @@
 /* Shared by all lanes of a run; written by the main thread before "go". */
 struct run_ctl {
 	uint64_t t0_ns, measure_ns, end_ns;
-	int stop;   /* relaxed atomic: a lane failed, or a signal came */
-	int abort;  /* a lane failed to start: do not run */
+	int stop; /* relaxed atomic: a lane failed, or a signal came */
+	int abort; /* a lane failed to start: do not run */
 	pthread_barrier_t ready, go;
 	pthread_mutex_t lock;
 	pthread_cond_t done_cond; /* signalled as each lane finishes */
-	unsigned int finished;	  /* protected by lock */
+	unsigned int finished; /* protected by lock */
 };
 
 struct lane {
@@ -47,8 +47,8 @@ struct lane {
 	struct run_ctl *ctl;
 	const struct engine_ops *ops;
 	unsigned int id, nlanes, depth;
-	int cpu;	     /* CPU to pin to, or -1 */
-	uint64_t quota;	     /* I/Os to issue, 0 = unlimited */
+	int cpu; /* CPU to pin to, or -1 */
+	uint64_t quota; /* I/Os to issue, 0 = unlimited */
 	uint64_t interval_ns; /* paced: time between this lane's requests */
 
 	/* owned by the lane thread */
@@ -60,9 +60,9 @@ struct lane {
 	struct io_slot **free, **done;
 	unsigned int nfree;
 	struct workload wl;
-	uint64_t next_ns;      /* paced: intended start of the next request */
+	uint64_t next_ns; /* paced: intended start of the next request */
 	uint64_t writes_since_flush;
-	uint64_t stamp;	       /* changes every write's data */
+	uint64_t stamp; /* changes every write's data */
 	uint64_t next_tick_ns; /* end of the current time-series second */
 	uint32_t sec;
 
@@ -76,7 +76,7 @@ struct lane {
 	struct ts_point *ts;
 	struct err err;
 	int rc;
-	uint64_t last_ns;      /* time of the last completion */
+	uint64_t last_ns; /* time of the last completion */
 	char features[96];
 	uint64_t progress_ios; /* relaxed atomic, for the progress line */
 	pthread_t tid;
@@ -173,8 +173,8 @@ static inline void lane_complete(struct lane *l, struct io_slot *s,
 {
 	int op = s->op;
 
-	if (__builtin_expect(s->res < 0 ||
-				     (op != IO_FLUSH && s->res != (int64_t)s->len),
+	if (__builtin_expect(s->res < 0 || (op != IO_FLUSH &&
+					    s->res != (int64_t)s->len),
 			     0)) {
 		lane_fail(l, op, s->off, s->res);
 		return;
@@ -238,9 +238,9 @@ static void lane_loop(struct lane *l)
 	l->next_tick_ns = ctl->measure_ns + 1000000000ull;
 	l->last_ns = now;
 	for (;;) {
-		if (issuing && (__atomic_load_n(&ctl->stop, __ATOMIC_RELAXED) ||
-				now >= ctl->end_ns ||
-				(l->quota && issued >= l->quota)))
+		if (issuing &&
+		    (__atomic_load_n(&ctl->stop, __ATOMIC_RELAXED) ||
+		     now >= ctl->end_ns || (l->quota && issued >= l->quota)))
 			issuing = false;
 		if (issuing && l->nfree) {
 			unsigned int n = 0;
@@ -399,7 +399,8 @@ static void progress_line(const struct runner_opts *o, const struct job_spec *j,
 	double rate;
 
 	for (unsigned int i = 0; i < n; i++)
-		ios += __atomic_load_n(&lanes[i].progress_ios, __ATOMIC_RELAXED);
+		ios += __atomic_load_n(&lanes[i].progress_ios,
+				       __ATOMIC_RELAXED);
 	rate = now > *last_ns ? (double)(ios - *last_ios) * 1e9 /
 					(double)(now - *last_ns) :
 				0;
@@ -416,8 +417,8 @@ static void progress_line(const struct runner_opts *o, const struct job_spec *j,
 	fprintf(stderr,
 		"\r%s: %s %s QD%u T%u  %.0f%s s  %.0f IOPS  %.1f MB/s\033[K",
 		label, rw_name(j->rw), fmt_size_token(j->bs, bs, sizeof(bs)),
-		j->qd, j->threads, (double)(now - ctl->measure_ns) / 1e9,
-		total, rate, rate * (double)j->bs / 1e6);
+		j->qd, j->threads, (double)(now - ctl->measure_ns) / 1e9, total,
+		rate, rate * (double)j->bs / 1e6);
 }
 
 static void drop_page_cache(const struct job_spec *j, const struct target *t)
@@ -483,9 +484,10 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 	res->spec = *j;
 	res->lanes = n;
 	if (!ops)
-		return err_set(err, EXIT_ENV, ENOSYS,
-			       "this build of iolab has no %s engine; rebuild with its library, or use --engine threads",
-			       engine_name(j->engine));
+		return err_set(
+			err, EXIT_ENV, ENOSYS,
+			"this build of iolab has no %s engine; rebuild with its library, or use --engine threads",
+			engine_name(j->engine));
 	if (!ops->probe(err))
 		return false;
 	if (!target_check_job(t, j, err))
@@ -493,9 +495,10 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 	if (j->cpus) {
 		ncpus = parse_cpus(j->cpus, cpus, 1024);
 		if (ncpus <= 0)
-			return err_set(err, EXIT_USAGE, 0,
-				       "--cpus '%s' is not a CPU list like 0-3,6",
-				       j->cpus);
+			return err_set(
+				err, EXIT_USAGE, 0,
+				"--cpus '%s' is not a CPU list like 0-3,6",
+				j->cpus);
 	}
 	drop_page_cache(j, t);
 

@@ -17,8 +17,8 @@
 struct err;
 
 struct runner_opts {
-	const char *label;  /* shown in the progress line */
-	bool progress;	    /* live line on stderr (callers pass isatty) */
+	const char *label; /* shown in the progress line */
+	bool progress; /* live line on stderr (callers pass isatty) */
 };
 
 /*

@@ -37,17 +37,17 @@ static const struct {
 	unsigned long magic;
 	const char *name;
 } fs_magics[] = {
-	{ 0xEF53, "ext4" },	     { 0x58465342, "xfs" },
-	{ 0x9123683E, "btrfs" },     { 0x01021994, "tmpfs" },
-	{ 0x858458f6, "ramfs" },     { 0x6969, "nfs" },
-	{ 0x2fc12fc1, "zfs" },	     { 0xF2F52010, "f2fs" },
-	{ 0x794c7630, "overlay" },   { 0xFF534D42, "cifs" },
-	{ 0xFE534D42, "smb2" },	     { 0x65735546, "fuse" },
-	{ 0x4d44, "vfat" },	     { 0x2011BAB0, "exfat" },
-	{ 0x7366746e, "ntfs3" },     { 0xca451a4e, "bcachefs" },
-	{ 0x5346544e, "ntfs" },	     { 0x3153464a, "jfs" },
-	{ 0x52654973, "reiserfs" },  { 0x73717368, "squashfs" },
-	{ 0x9fa0, "proc" },	     { 0x62656572, "sysfs" },
+	{ 0xEF53, "ext4" },	    { 0x58465342, "xfs" },
+	{ 0x9123683E, "btrfs" },    { 0x01021994, "tmpfs" },
+	{ 0x858458f6, "ramfs" },    { 0x6969, "nfs" },
+	{ 0x2fc12fc1, "zfs" },	    { 0xF2F52010, "f2fs" },
+	{ 0x794c7630, "overlay" },  { 0xFF534D42, "cifs" },
+	{ 0xFE534D42, "smb2" },	    { 0x65735546, "fuse" },
+	{ 0x4d44, "vfat" },	    { 0x2011BAB0, "exfat" },
+	{ 0x7366746e, "ntfs3" },    { 0xca451a4e, "bcachefs" },
+	{ 0x5346544e, "ntfs" },	    { 0x3153464a, "jfs" },
+	{ 0x52654973, "reiserfs" }, { 0x73717368, "squashfs" },
+	{ 0x9fa0, "proc" },	    { 0x62656572, "sysfs" },
 };
 
 static void fs_name(const char *path, dev_t dev, char *out, size_t len)
@@ -117,11 +117,11 @@ static void fill_env(struct target *t, const struct stat *st)
 		if (!t->logical_block_size)
 			t->logical_block_size = bi.logical_block_size;
 	}
-	e->ram_backed = !strcmp(e->fs_type, "tmpfs") ||
-			!strcmp(e->fs_type, "ramfs") ||
-			!strncmp(e->device, "ram", 3) ||
-			!strncmp(e->device, "zram", 4) ||
-			(!strncmp(e->device, "loop", 4) && loop_on_ram(e->device));
+	e->ram_backed =
+		!strcmp(e->fs_type, "tmpfs") || !strcmp(e->fs_type, "ramfs") ||
+		!strncmp(e->device, "ram", 3) ||
+		!strncmp(e->device, "zram", 4) ||
+		(!strncmp(e->device, "loop", 4) && loop_on_ram(e->device));
 }
 
 /* O_DIRECT alignment of a file, from statx where the kernel reports it. */
@@ -157,9 +157,10 @@ static bool fill_file(struct target *t, int fd, uint64_t total,
 		ssize_t w;
 
 		if (sig_pending()) {
-			ok = err_set(err, sig_exit_code(sig_pending()), EINTR,
-				     "interrupted while preparing %s; removed it",
-				     t->path);
+			ok = err_set(
+				err, sig_exit_code(sig_pending()), EINTR,
+				"interrupted while preparing %s; removed it",
+				t->path);
 			break;
 		}
 		/* New random data per chunk: nothing to compress or dedupe. */
@@ -208,9 +209,10 @@ static bool create_file(struct target *t, const struct target_req *r,
 	int fd;
 
 	if (!len)
-		return err_set(err, EXIT_USAGE, 0,
-			       "%s does not exist and no --size was given to create it",
-			       r->path);
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"%s does not exist and no --size was given to create it",
+			r->path);
 	snprintf(dir, sizeof(dir), "%s", r->path);
 	slash = strrchr(dir, '/');
 	if (!slash)
@@ -221,16 +223,17 @@ static bool create_file(struct target *t, const struct target_req *r,
 		*slash = '\0';
 	if (!statvfs(dir, &vfs) &&
 	    (uint64_t)vfs.f_bavail * vfs.f_frsize < total + (64u << 20))
-		return err_set(err, EXIT_ENV, ENOSPC,
-			       "not enough free space in %s for a %s test file (%s free); use a smaller --size or another directory",
-			       dir, fmt_size(total, a, sizeof(a)),
-			       fmt_size((uint64_t)vfs.f_bavail * vfs.f_frsize,
-					b, sizeof(b)));
+		return err_set(
+			err, EXIT_ENV, ENOSPC,
+			"not enough free space in %s for a %s test file (%s free); use a smaller --size or another directory",
+			dir, fmt_size(total, a, sizeof(a)),
+			fmt_size((uint64_t)vfs.f_bavail * vfs.f_frsize, b,
+				 sizeof(b)));
 	fd = open(r->path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return err_set(err, errno == ENOENT ? EXIT_USAGE : EXIT_ENV,
-			       errno, "cannot create test file %s: %s",
-			       r->path, strerror(errno));
+			       errno, "cannot create test file %s: %s", r->path,
+			       strerror(errno));
 	t->created = true;
 	t->cleanup_handle = cleanup_add(r->path);
 	t->size = total;
@@ -264,13 +267,15 @@ static bool prepare_file(struct target *t, const struct target_req *r,
 	t->size = (uint64_t)st->st_size;
 	t->writable = r->allow_write_file;
 	if (r->need_write && !r->allow_write_file)
-		return err_set(err, EXIT_USAGE, 0,
-			       "%s exists and iolab did not create it: refusing to write to it; pass --allow-write-file to let iolab overwrite its contents, or name a new file",
-			       r->path);
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"%s exists and iolab did not create it: refusing to write to it; pass --allow-write-file to let iolab overwrite its contents, or name a new file",
+			r->path);
 	if (!t->size)
-		return err_set(err, EXIT_USAGE, 0,
-			       "%s is empty: nothing to read; remove it and let iolab create a test file",
-			       r->path);
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"%s is empty: nothing to read; remove it and let iolab create a test file",
+			r->path);
 	if (r->offset >= t->size)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--offset %s is past the end of %s (%s)",
@@ -279,17 +284,20 @@ static bool prepare_file(struct target *t, const struct target_req *r,
 	t->region_off = r->offset;
 	t->region_len = r->size ? r->size : t->size - r->offset;
 	if (t->region_off + t->region_len > t->size)
-		return err_set(err, EXIT_USAGE, 0,
-			       "--size %s from --offset %llu goes past the end of %s (%s); use a smaller --size",
-			       fmt_size(t->region_len, a, sizeof(a)),
-			       (unsigned long long)t->region_off, r->path,
-			       fmt_size(t->size, b, sizeof(b)));
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--size %s from --offset %llu goes past the end of %s (%s); use a smaller --size",
+			fmt_size(t->region_len, a, sizeof(a)),
+			(unsigned long long)t->region_off, r->path,
+			fmt_size(t->size, b, sizeof(b)));
 	if ((uint64_t)st->st_blocks * 512 < t->size - t->size / 100) {
 		t->sparse = true;
-		warn_add(w, "sparse-file",
-			 "%s has holes (%.0f%% of it allocated): reads of holes return zeros without touching the disk; let iolab create its own test file",
-			 r->path,
-			 100.0 * (double)st->st_blocks * 512.0 / (double)t->size);
+		warn_add(
+			w, "sparse-file",
+			"%s has holes (%.0f%% of it allocated): reads of holes return zeros without touching the disk; let iolab create its own test file",
+			r->path,
+			100.0 * (double)st->st_blocks * 512.0 /
+				(double)t->size);
 	}
 	return true;
 }
@@ -304,21 +312,24 @@ static bool prepare_bdev(struct target *t, const struct target_req *r,
 
 	t->is_bdev = true;
 	if (r->need_write && !r->allow_write_device)
-		return err_set(err, EXIT_USAGE, 0,
-			       "%s is a block device: refusing to write to it, as that destroys its data; pass --allow-write-device if that is what you want",
-			       r->path);
-	if (r->need_write && blkinfo_in_use(&fsview_host, st->st_rdev, why,
-					    sizeof(why)))
-		return err_set(err, EXIT_ENV, EBUSY,
-			       "refusing to write to %s: %s; unmount or release it first",
-			       r->path, why);
-	fd = open(r->path, (r->need_write ? O_RDWR | O_EXCL : O_RDONLY) |
-				   O_CLOEXEC);
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"%s is a block device: refusing to write to it, as that destroys its data; pass --allow-write-device if that is what you want",
+			r->path);
+	if (r->need_write &&
+	    blkinfo_in_use(&fsview_host, st->st_rdev, why, sizeof(why)))
+		return err_set(
+			err, EXIT_ENV, EBUSY,
+			"refusing to write to %s: %s; unmount or release it first",
+			r->path, why);
+	fd = open(r->path,
+		  (r->need_write ? O_RDWR | O_EXCL : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == EBUSY)
-			return err_set(err, EXIT_ENV, EBUSY,
-				       "refusing to write to %s: it is in use (held open exclusively by the kernel or another program)",
-				       r->path);
+			return err_set(
+				err, EXIT_ENV, EBUSY,
+				"refusing to write to %s: it is in use (held open exclusively by the kernel or another program)",
+				r->path);
 		return err_set(err, EXIT_ENV, errno, "cannot open %s: %s",
 			       r->path, strerror(errno));
 	}
@@ -334,9 +345,10 @@ static bool prepare_bdev(struct target *t, const struct target_req *r,
 	t->logical_block_size = lbs;
 	t->writable = r->need_write;
 	if (!bytes)
-		return err_set(err, EXIT_ENV, 0,
-			       "%s has size 0 (no medium, or a loop device without a file)",
-			       r->path);
+		return err_set(
+			err, EXIT_ENV, 0,
+			"%s has size 0 (no medium, or a loop device without a file)",
+			r->path);
 	if (r->offset >= bytes)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--offset is past the end of %s (%s)", r->path,
@@ -365,8 +377,9 @@ bool target_prepare(struct target *t, const struct target_req *r,
 	t->path = xstrdup(r->path);
 	if (stat(r->path, &st)) {
 		if (errno != ENOENT)
-			return err_set(err, EXIT_ENV, errno, "cannot access %s: %s",
-				       r->path, strerror(errno));
+			return err_set(err, EXIT_ENV, errno,
+				       "cannot access %s: %s", r->path,
+				       strerror(errno));
 		ok = create_file(t, r, err);
 		if (ok && stat(r->path, &st))
 			ok = err_set(err, EXIT_ENV, errno, "%s vanished",
@@ -413,11 +426,13 @@ int target_open(const struct target *t, enum cache_mode cache, bool write,
 	if (errno == EINVAL && cache_direct(cache))
 		err_set(err, EXIT_ENV, EINVAL,
 			"%s (%s) does not support O_DIRECT, which --cache %s needs; use --cache writeback",
-			t->path, t->env.fs_type[0] ? t->env.fs_type : "this filesystem",
+			t->path,
+			t->env.fs_type[0] ? t->env.fs_type : "this filesystem",
 			cache_name(cache));
 	else if (errno == EBUSY)
 		err_set(err, EXIT_ENV, EBUSY,
-			"%s is in use by the kernel or another program", t->path);
+			"%s is in use by the kernel or another program",
+			t->path);
 	else
 		err_set(err, EXIT_ENV, errno, "cannot open %s: %s", t->path,
 			strerror(errno));
@@ -431,25 +446,28 @@ bool target_check_job(const struct target *t, const struct job_spec *j,
 	char sz[32], bs[32];
 
 	if (t->region_len < j->bs)
-		return err_set(err, EXIT_USAGE, 0,
-			       "the region (%s) is smaller than --bs %s; use a larger --size",
-			       fmt_size(t->region_len, sz, sizeof(sz)),
-			       fmt_size(j->bs, bs, sizeof(bs)));
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"the region (%s) is smaller than --bs %s; use a larger --size",
+			fmt_size(t->region_len, sz, sizeof(sz)),
+			fmt_size(j->bs, bs, sizeof(bs)));
 	if (rw_writes(j) && !t->writable)
 		return err_set(err, EXIT_USAGE, 0,
 			       "%s is read-only for this run", t->path);
 	if (!cache_direct(j->cache) || j->engine == ENGINE_NULL)
 		return true;
 	if (j->bs % a)
-		return err_set(err, EXIT_USAGE, 0,
-			       "--bs %llu is not a multiple of the %u-byte block size of %s, which O_DIRECT (--cache %s) requires; use --bs 4k, or a buffered mode such as --cache writeback",
-			       (unsigned long long)j->bs, a, t->path,
-			       cache_name(j->cache));
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--bs %llu is not a multiple of the %u-byte block size of %s, which O_DIRECT (--cache %s) requires; use --bs 4k, or a buffered mode such as --cache writeback",
+			(unsigned long long)j->bs, a, t->path,
+			cache_name(j->cache));
 	if (t->region_off % a)
-		return err_set(err, EXIT_USAGE, 0,
-			       "--offset %llu is not a multiple of the %u-byte block size of %s, which O_DIRECT (--cache %s) requires",
-			       (unsigned long long)t->region_off, a, t->path,
-			       cache_name(j->cache));
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--offset %llu is not a multiple of the %u-byte block size of %s, which O_DIRECT (--cache %s) requires",
+			(unsigned long long)t->region_off, a, t->path,
+			cache_name(j->cache));
 	return true;
 }
 

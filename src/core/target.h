@@ -19,39 +19,39 @@ struct warnings;
 
 struct target_req {
 	const char *path;
-	uint64_t size;	      /* region length; 0 = whole file or device */
+	uint64_t size; /* region length; 0 = whole file or device */
 	uint64_t create_size; /* size of a file we create when size is 0 */
-	uint64_t offset;      /* region start */
-	bool need_write;      /* some job will write */
+	uint64_t offset; /* region start */
+	bool need_write; /* some job will write */
 	bool allow_write_file;
 	bool allow_write_device;
-	bool keep;	      /* keep a file we created */
+	bool keep; /* keep a file we created */
 	enum data_pattern fill;
-	bool progress;	      /* show fill progress on a terminal */
+	bool progress; /* show fill progress on a terminal */
 };
 
 struct target_env {
 	char kernel[65];
-	char fs_type[32];     /* filesystem holding a file; "" for devices */
-	char device[64];      /* whole disk behind it: "vda" */
+	char fs_type[32]; /* filesystem holding a file; "" for devices */
+	char device[64]; /* whole disk behind it: "vda" */
 	char partition[64];
-	char driver[64];      /* "virtio_blk" */
+	char driver[64]; /* "virtio_blk" */
 	char model[96];
-	int rotational;	      /* -1 unknown */
-	bool ram_backed;      /* tmpfs, ramfs, brd, zram */
+	int rotational; /* -1 unknown */
+	bool ram_backed; /* tmpfs, ramfs, brd, zram */
 };
 
 struct target {
 	char *path;
 	bool is_bdev;
-	bool created;	   /* we made it; we remove it unless keep */
+	bool created; /* we made it; we remove it unless keep */
 	bool keep;
 	bool writable;
-	uint64_t size;	   /* of the file or device */
+	uint64_t size; /* of the file or device */
 	uint64_t region_off, region_len;
 	unsigned int logical_block_size; /* O_DIRECT offset/length unit */
 	unsigned int dio_mem_align;
-	bool sparse;	   /* an existing file with holes */
+	bool sparse; /* an existing file with holes */
 	int cleanup_handle;
 	struct target_env env;
 };

@@ -20,12 +20,12 @@ struct workload {
 	struct prng rng;
 	uint64_t region_off;
 	uint64_t bs;
-	uint64_t nblocks;     /* whole region, in blocks */
+	uint64_t nblocks; /* whole region, in blocks */
 	bool random;
 	uint32_t read_thresh; /* op is a read if rand32 < thresh */
 	bool all_reads, all_writes;
 	uint64_t seq_lo, seq_hi; /* this lane's stripe, in blocks */
-	uint64_t seq_first;	 /* first block of this lane */
+	uint64_t seq_first; /* first block of this lane */
 	uint64_t seq_cur, seq_step;
 };
 

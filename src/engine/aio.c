@@ -31,11 +31,11 @@ struct aio_engine {
 	struct engine base;
 	io_context_t ctx;
 	int fd;
-	bool user_reap;	   /* the ring header is ours to read */
-	bool fdsync_ok;	   /* kernel accepts IO_CMD_FDSYNC */
+	bool user_reap; /* the ring header is ours to read */
+	bool fdsync_ok; /* kernel accepts IO_CMD_FDSYNC */
 	unsigned int depth;
 	unsigned int npending, ninline;
-	struct iocb *iocbs;	/* one per slot, by slot index */
+	struct iocb *iocbs; /* one per slot, by slot index */
 	struct iocb **pending;
 	struct io_slot **inline_done;
 	struct io_event *events;

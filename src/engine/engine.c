@@ -9,8 +9,8 @@
 
 #include "engine_impl.h"
 
-const char *const engine_names[] = { "io_uring", "native", "threads", "sync",
-				     "null",	 NULL };
+const char *const engine_names[] = { "io_uring", "native", "threads",
+				     "sync",	 "null",   NULL };
 
 static const struct engine_ops *const engines[ENGINE_COUNT] = {
 #if HAVE_LIBURING

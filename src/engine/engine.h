@@ -27,9 +27,9 @@ struct io_slot {
 	uint64_t off;
 	uint64_t t_start_ns; /* submit time, or intended start when paced */
 	uint32_t len;
-	uint16_t idx;	     /* index of the slot (= registered buffer) */
-	uint8_t op;	     /* enum io_op */
-	int64_t res;	     /* set by the engine: bytes done or -errno */
+	uint16_t idx; /* index of the slot (= registered buffer) */
+	uint8_t op; /* enum io_op */
+	int64_t res; /* set by the engine: bytes done or -errno */
 };
 
 enum engine_kind {
@@ -44,10 +44,10 @@ enum engine_kind {
 /* What an engine needs to set up one lane. */
 struct engine_setup {
 	int fd;
-	unsigned int depth;  /* slots in flight at most */
-	void *buf_base;	     /* depth * buf_stride bytes, for registration */
+	unsigned int depth; /* slots in flight at most */
+	void *buf_base; /* depth * buf_stride bytes, for registration */
 	uint64_t buf_stride;
-	bool direct;	     /* fd opened with O_DIRECT */
+	bool direct; /* fd opened with O_DIRECT */
 };
 
 struct engine;

@@ -19,7 +19,7 @@
 struct uring_engine {
 	struct engine base;
 	struct io_uring ring;
-	int fd;		   /* the fd, or 0: its index among registered files */
+	int fd; /* the fd, or 0: its index among registered files */
 	unsigned int sqe_flags; /* IOSQE_FIXED_FILE when registered */
 	bool fixed_bufs;
 	unsigned int pending; /* prepared, not yet submitted */
@@ -103,7 +103,8 @@ static struct engine *uring_init(const struct engine_setup *s, struct err *err)
 		struct iovec *iov = xcalloc(s->depth, sizeof(*iov));
 
 		for (unsigned int i = 0; i < s->depth; i++) {
-			iov[i].iov_base = (char *)s->buf_base + i * s->buf_stride;
+			iov[i].iov_base =
+				(char *)s->buf_base + i * s->buf_stride;
 			iov[i].iov_len = s->buf_stride;
 		}
 		/* Fails with ENOMEM under a low RLIMIT_MEMLOCK: fall back. */
@@ -111,12 +112,13 @@ static struct engine *uring_init(const struct engine_setup *s, struct err *err)
 			!io_uring_register_buffers(&ue->ring, iov, s->depth);
 		free(iov);
 	}
-	snprintf(ue->features, sizeof(ue->features), "%s%s%s",
-		 ue->fixed_bufs ? "fixed buffers" : "plain buffers",
-		 ue->sqe_flags ? ", registered file" : "",
-		 (flags & IORING_SETUP_DEFER_TASKRUN) ? ", deferred task run" :
-		 (flags & IORING_SETUP_COOP_TASKRUN)  ? ", cooperative task run" :
-							"");
+	snprintf(
+		ue->features, sizeof(ue->features), "%s%s%s",
+		ue->fixed_bufs ? "fixed buffers" : "plain buffers",
+		ue->sqe_flags ? ", registered file" : "",
+		(flags & IORING_SETUP_DEFER_TASKRUN) ? ", deferred task run" :
+		(flags & IORING_SETUP_COOP_TASKRUN) ? ", cooperative task run" :
+						      "");
 	return &ue->base;
 }
 
@@ -179,8 +181,8 @@ static int uring_reap(struct engine *e, struct io_slot **done, unsigned int max,
 				.tv_nsec = (long long)(wait_ns % 1000000000ull),
 			};
 
-			rc = io_uring_submit_and_wait_timeout(&ue->ring, &cqe, 1,
-							      &ts, NULL);
+			rc = io_uring_submit_and_wait_timeout(&ue->ring, &cqe,
+							      1, &ts, NULL);
 			if (rc == -ETIME)
 				rc = 0;
 		}

@@ -53,8 +53,9 @@ json_t *jlat(const struct hist *h, const double *ps, int n)
 		n = JOB_MAX_PERCENTILES;
 	hist_percentiles(h, ps, n, vals);
 	for (int i = 0; i < n; i++)
-		json_array_append_new(arr, json_pack("{s:f, s:I}", "p", ps[i],
-						     "ns", (json_int_t)vals[i]));
+		json_array_append_new(arr,
+				      json_pack("{s:f, s:I}", "p", ps[i], "ns",
+						(json_int_t)vals[i]));
 	json_object_set_new(o, "percentiles", arr);
 	return o;
 }
@@ -64,9 +65,9 @@ json_t *jwarnings(const struct warnings *w)
 	json_t *arr = json_array();
 
 	for (size_t i = 0; i < w->n; i++)
-		json_array_append_new(arr, json_pack("{s:s, s:s}", "id",
-						     w->v[i].id, "message",
-						     w->v[i].msg));
+		json_array_append_new(arr,
+				      json_pack("{s:s, s:s}", "id", w->v[i].id,
+						"message", w->v[i].msg));
 	return arr;
 }
 
@@ -151,8 +152,9 @@ static json_t *jdir(const struct run_result *r, int d)
 	jset_real(o, "iops", result_iops(r, d), 1);
 	jset_real(o, "mbps", result_mbps(r, d), 3);
 	jset_real(o, "mibps", result_mibps(r, d), 3);
-	json_object_set_new(o, "lat_ns", jlat(&r->dir[d].lat, j->percentiles,
-					      j->npercentiles));
+	json_object_set_new(o, "lat_ns",
+			    jlat(&r->dir[d].lat, j->percentiles,
+				 j->npercentiles));
 	return o;
 }
 
@@ -204,7 +206,8 @@ json_t *jrun_result(const struct run_result *r)
 				  r->first_errno ? strerror(r->first_errno) :
 						   "short transfer"));
 	json_object_set_new(o, "errors", errs);
-	json_object_set_new(o, "ramp_ios", json_integer((json_int_t)r->ramp_ios));
+	json_object_set_new(o, "ramp_ios",
+			    json_integer((json_int_t)r->ramp_ios));
 	for (uint32_t s = 0; s < r->nts; s++) {
 		json_t *p = json_object();
 
@@ -225,8 +228,9 @@ json_t *jrun_result(const struct run_result *r)
 
 bool jdoc_write(json_t *doc, FILE *f, struct err *err)
 {
-	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-					    JSON_REAL_PRECISION(12));
+	int rc = json_dumpf(doc, f,
+			    JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+				    JSON_REAL_PRECISION(12));
 
 	json_decref(doc);
 	if (rc || fputc('\n', f) == EOF || fflush(f))

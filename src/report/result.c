@@ -11,8 +11,9 @@ double result_iops(const struct run_result *r, int dir)
 
 double result_mbps(const struct run_result *r, int dir)
 {
-	return r->elapsed_s > 0 ? (double)r->dir[dir].bytes / r->elapsed_s / 1e6 :
-				  0;
+	return r->elapsed_s > 0 ?
+		       (double)r->dir[dir].bytes / r->elapsed_s / 1e6 :
+		       0;
 }
 
 double result_mibps(const struct run_result *r, int dir)

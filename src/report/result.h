@@ -31,24 +31,24 @@ struct run_result {
 	char engine_features[96];
 	unsigned int lanes;
 	struct dir_stats dir[DIR_COUNT];
-	uint64_t flush_skipped;	/* cache=unsafe: flushes dropped */
-	uint64_t ramp_ios;	/* completed during --ramp, not counted */
-	double elapsed_s;	/* measured phase */
-	double user_s, sys_s;	/* CPU of the whole process, measured phase */
+	uint64_t flush_skipped; /* cache=unsafe: flushes dropped */
+	uint64_t ramp_ios; /* completed during --ramp, not counted */
+	double elapsed_s; /* measured phase */
+	double user_s, sys_s; /* CPU of the whole process, measured phase */
 	uint32_t nts;
 	struct ts_point *ts;
-	bool partial;		/* stopped early */
-	int stop_signal;	/* the signal that stopped it, or 0 */
+	bool partial; /* stopped early */
+	int stop_signal; /* the signal that stopped it, or 0 */
 	uint64_t errors;
-	int first_errno;	/* 0 with errors > 0: a short transfer */
-	int first_err_op;	/* enum io_op */
+	int first_errno; /* 0 with errors > 0: a short transfer */
+	int first_err_op; /* enum io_op */
 	uint64_t first_err_off;
 	int64_t first_err_res;
 	struct warnings warnings;
 };
 
 double result_iops(const struct run_result *r, int dir);
-double result_mbps(const struct run_result *r, int dir);  /* 10^6 B/s */
+double result_mbps(const struct run_result *r, int dir); /* 10^6 B/s */
 double result_mibps(const struct run_result *r, int dir); /* 2^20 B/s */
 /* All reads and writes together. */
 uint64_t result_total_ios(const struct run_result *r);

@@ -13,8 +13,7 @@ const char *text_job_title(const struct job_spec *j, char *buf, size_t len)
 	int n = snprintf(buf, len, "%s %s QD%u T%u", rw_name(j->rw),
 			 fmt_size(j->bs, bs, sizeof(bs)), j->qd, j->threads);
 
-	if ((j->rw == RW_RW || j->rw == RW_RANDRW) && n > 0 &&
-	    (size_t)n < len)
+	if ((j->rw == RW_RW || j->rw == RW_RANDRW) && n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, " (%u%% reads)",
 			 j->mix_read_pct);
 	return buf;
@@ -40,16 +39,18 @@ static void print_dir_row(const struct run_result *r, int d, FILE *f)
 		fprintf(f, "%-6s %10llu %9s %9s %9s %9s %9s %9s %9s\n", "flush",
 			(unsigned long long)r->dir[d].ios, "-", "-",
 			fmt_ns(hist_mean(h), mean, sizeof(mean)),
-			fmt_ns((double)hist_percentile(h, 50), p50, sizeof(p50)),
-			fmt_ns((double)hist_percentile(h, 99), p99, sizeof(p99)),
+			fmt_ns((double)hist_percentile(h, 50), p50,
+			       sizeof(p50)),
+			fmt_ns((double)hist_percentile(h, 99), p99,
+			       sizeof(p99)),
 			fmt_ns((double)hist_percentile(h, 99.9), p999,
 			       sizeof(p999)),
 			fmt_ns((double)h->max, max, sizeof(max)));
 		return;
 	}
-	fprintf(f, "%-6s %10.0f %9.2f %9.2f %9s %9s %9s %9s %9s\n", dir_names[d],
-		result_iops(r, d), result_mbps(r, d), result_mibps(r, d),
-		fmt_ns(hist_mean(h), mean, sizeof(mean)),
+	fprintf(f, "%-6s %10.0f %9.2f %9.2f %9s %9s %9s %9s %9s\n",
+		dir_names[d], result_iops(r, d), result_mbps(r, d),
+		result_mibps(r, d), fmt_ns(hist_mean(h), mean, sizeof(mean)),
 		fmt_ns((double)hist_percentile(h, 50), p50, sizeof(p50)),
 		fmt_ns((double)hist_percentile(h, 99), p99, sizeof(p99)),
 		fmt_ns((double)hist_percentile(h, 99.9), p999, sizeof(p999)),
@@ -72,7 +73,8 @@ static void print_percentiles(const struct run_result *r, int d, FILE *f)
 		char p[16], val[16];
 
 		snprintf(p, sizeof(p), "p%g", j->percentiles[i]);
-		fprintf(f, "  %7s %9s%s", p, fmt_ns((double)v[i], val, sizeof(val)),
+		fprintf(f, "  %7s %9s%s", p,
+			fmt_ns((double)v[i], val, sizeof(val)),
 			(i % 5 == 4 || i == j->npercentiles - 1) ? "\n" : "");
 	}
 }
@@ -94,14 +96,14 @@ void run_text_print(const struct run_report *rep, FILE *f)
 			(cache_dsync(j->cache) ? " (page cache, O_DSYNC)" :
 						 " (page cache)"));
 	fprintf(f, "target %s (%s%s", t->path,
-		t->is_bdev ? "block device, " : (t->created ? "test file, " : "file, "),
+		t->is_bdev ? "block device, " :
+			     (t->created ? "test file, " : "file, "),
 		fmt_size(t->region_len, sz, sizeof(sz)));
 	if (e->fs_type[0])
 		fprintf(f, " on %s", e->fs_type);
 	if (e->device[0])
-		fprintf(f, ", %s%s%s%s", e->device,
-			e->driver[0] ? " via " : "", e->driver,
-			e->model[0] ? "" : "");
+		fprintf(f, ", %s%s%s%s", e->device, e->driver[0] ? " via " : "",
+			e->driver, e->model[0] ? "" : "");
 	fprintf(f, ")\n");
 	fprintf(f, "measured %.2f s", r->elapsed_s);
 	if (j->ramp_ns)
@@ -125,21 +127,24 @@ void run_text_print(const struct run_report *rep, FILE *f)
 	if (r->dir[DIR_FLUSH].ios)
 		print_dir_row(r, DIR_FLUSH, f);
 	if (r->flush_skipped)
-		fprintf(f, "%-6s %llu flushes skipped (cache=unsafe ignores them)\n",
+		fprintf(f,
+			"%-6s %llu flushes skipped (cache=unsafe ignores them)\n",
 			"", (unsigned long long)r->flush_skipped);
-	fprintf(f, "(MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s; latency from submission to completion)\n");
+	fprintf(f,
+		"(MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s; latency from submission to completion)\n");
 	if (rw_reads(j))
 		print_percentiles(r, DIR_READ, f);
 	if (rw_writes(j))
 		print_percentiles(r, DIR_WRITE, f);
-	fprintf(f, "\ncpu: user %.2f s, system %.2f s, %.2f us per I/O", r->user_s,
-		r->sys_s, result_cpu_us_per_io(r));
+	fprintf(f, "\ncpu: user %.2f s, system %.2f s, %.2f us per I/O",
+		r->user_s, r->sys_s, result_cpu_us_per_io(r));
 	if (j->engine == ENGINE_NULL)
 		fprintf(f, " (runner's own cost: %.0f ns per I/O)",
 			result_cpu_us_per_io(r) * 1e3);
 	fprintf(f, "\n");
 	if (r->errors)
-		fprintf(f, "\nI/O error: %s of %u bytes at offset %llu failed: %s (%llu errors)\n",
+		fprintf(f,
+			"\nI/O error: %s of %u bytes at offset %llu failed: %s (%llu errors)\n",
 			dir_names[r->first_err_op], (unsigned int)j->bs,
 			(unsigned long long)r->first_err_off,
 			r->first_errno ? strerror(r->first_errno) :

@@ -27,8 +27,8 @@
 
 struct hist {
 	uint64_t count;
-	uint64_t sum;	/* exact, for the mean */
-	double sumsq;	/* for the standard deviation */
+	uint64_t sum; /* exact, for the mean */
+	double sumsq; /* for the standard deviation */
 	uint64_t min, max;
 	uint64_t b[HIST_BUCKETS];
 };

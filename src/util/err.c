@@ -34,6 +34,7 @@ void err_prefix(struct err *err, const char *fmt, ...)
 
 int err_report(const struct err *err)
 {
-	fprintf(stderr, "iolab: %s\n", err->msg[0] ? err->msg : "unknown error");
+	fprintf(stderr, "iolab: %s\n",
+		err->msg[0] ? err->msg : "unknown error");
 	return err->exit_code ? err->exit_code : EXIT_ENV;
 }

@@ -12,17 +12,17 @@
 /* Process exit codes, documented in iolab(1). */
 enum exit_code {
 	EXIT_OK = 0,
-	EXIT_USAGE = 1,	   /* bad flag, bad value, bad combination */
-	EXIT_ENV = 2,	   /* environment or unsupported (no io_uring, refused) */
-	EXIT_IO = 3,	   /* an I/O error or a verify failure */
-	EXIT_FINDING = 4,  /* doctor: critical finding; advise: error finding */
+	EXIT_USAGE = 1, /* bad flag, bad value, bad combination */
+	EXIT_ENV = 2, /* environment or unsupported (no io_uring, refused) */
+	EXIT_IO = 3, /* an I/O error or a verify failure */
+	EXIT_FINDING = 4, /* doctor: critical finding; advise: error finding */
 	EXIT_SIGINT = 130, /* interrupted by SIGINT; partial results printed */
 	EXIT_SIGTERM = 143,
 };
 
 struct err {
 	int exit_code; /* enum exit_code to exit with */
-	int errnum;    /* errno behind it, 0 if none */
+	int errnum; /* errno behind it, 0 if none */
 	char msg[512];
 };
 

@@ -70,9 +70,10 @@ bool parse_size(const char *s, uint64_t *out, struct err *err)
 	double num, v;
 
 	if (!s || !split_number(s, &num, &suffix, &fraction))
-		return err_set(err, EXIT_USAGE, 0,
-			       "'%s' is not a size; use e.g. 4k, 4KiB, 1M, 1g or plain bytes",
-			       s ? s : "");
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"'%s' is not a size; use e.g. 4k, 4KiB, 1M, 1g or plain bytes",
+			s ? s : "");
 	for (const struct unit *u = size_units; u->name; u++) {
 		if (strcmp(suffix, u->name))
 			continue;
@@ -87,15 +88,16 @@ bool parse_size(const char *s, uint64_t *out, struct err *err)
 		*out = (uint64_t)v;
 		return true;
 	}
-	return err_set(err, EXIT_USAGE, 0,
-		       "'%s' has an unknown size suffix '%s'; use k/KiB, M/MiB, G/GiB, T/TiB (1024) or kB, MB, GB (1000)",
-		       s, suffix);
+	return err_set(
+		err, EXIT_USAGE, 0,
+		"'%s' has an unknown size suffix '%s'; use k/KiB, M/MiB, G/GiB, T/TiB (1024) or kB, MB, GB (1000)",
+		s, suffix);
 }
 
 static const struct unit time_units[] = {
-	{ "", 1e9 },   { "s", 1e9 },	{ "sec", 1e9 }, { "ms", 1e6 },
-	{ "msec", 1e6 }, { "us", 1e3 }, { "usec", 1e3 }, { "ns", 1 },
-	{ "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 }, { NULL, 0 },
+	{ "", 1e9 },	 { "s", 1e9 },	  { "sec", 1e9 },  { "ms", 1e6 },
+	{ "msec", 1e6 }, { "us", 1e3 },	  { "usec", 1e3 }, { "ns", 1 },
+	{ "m", 60e9 },	 { "min", 60e9 }, { "h", 3600e9 }, { NULL, 0 },
 };
 
 bool parse_duration(const char *s, uint64_t *out_ns, struct err *err)
@@ -105,9 +107,10 @@ bool parse_duration(const char *s, uint64_t *out_ns, struct err *err)
 	double num, v;
 
 	if (!s || !split_number(s, &num, &suffix, &fraction))
-		return err_set(err, EXIT_USAGE, 0,
-			       "'%s' is not a duration; use e.g. 500ms, 5s, 2m or plain seconds",
-			       s ? s : "");
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"'%s' is not a duration; use e.g. 500ms, 5s, 2m or plain seconds",
+			s ? s : "");
 	for (const struct unit *u = time_units; u->name; u++) {
 		if (strcmp(suffix, u->name))
 			continue;
@@ -118,9 +121,10 @@ bool parse_duration(const char *s, uint64_t *out_ns, struct err *err)
 		*out_ns = (uint64_t)llround(v);
 		return true;
 	}
-	return err_set(err, EXIT_USAGE, 0,
-		       "'%s' has an unknown time unit '%s'; use ns, us, ms, s, m or h",
-		       s, suffix);
+	return err_set(
+		err, EXIT_USAGE, 0,
+		"'%s' has an unknown time unit '%s'; use ns, us, ms, s, m or h",
+		s, suffix);
 }
 
 bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
@@ -199,8 +203,8 @@ int parse_choice(const char *s, const char *const *names)
 
 const char *fmt_size(uint64_t bytes, char *buf, size_t len)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB",
-					     "PiB" };
+	static const char *const units[] = { "B",   "KiB", "MiB",
+					     "GiB", "TiB", "PiB" };
 	double v = (double)bytes;
 	int u = 0;
 

@@ -35,7 +35,10 @@ static const struct opt table[] = {
 };
 
 static const struct opt_cmd cmd = {
-	.name = "t", .synopsis = "t", .summary = "t", .opts = table,
+	.name = "t",
+	.synopsis = "t",
+	.summary = "t",
+	.opts = table,
 	.max_positional = 1,
 };
 
@@ -49,10 +52,9 @@ static int parse(struct o *o, struct opt_state *st, struct err *err, int argc,
 
 static void test_good_forms(void **state)
 {
-	char *argv[] = { "t",	   "--flag",	"--size=4k", "-s",
-			 "1M",	   "--time",	"500ms",     "--qd",
-			 "32",	   "--color",	"green",     "--name=x=y",
-			 "target" };
+	char *argv[] = { "t",	   "--flag",	 "--size=4k", "-s", "1M",
+			 "--time", "500ms",	 "--qd",      "32", "--color",
+			 "green",  "--name=x=y", "target" };
 	struct opt_state st;
 	struct err err;
 	struct o o;

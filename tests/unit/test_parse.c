@@ -17,15 +17,24 @@ static void test_sizes_good(void **state)
 		const char *in;
 		uint64_t want;
 	} cases[] = {
-		{ "4096", 4096 },	  { "4k", 4096 },
-		{ "4K", 4096 },		  { "4KiB", 4096 },
-		{ "1M", 1048576 },	  { "1m", 1048576 },
-		{ "1MiB", 1048576 },	  { "1g", 1073741824 },
-		{ "1G", 1073741824 },	  { "2GiB", 2147483648ull },
-		{ "1t", 1099511627776ull }, { "4kB", 4000 },
-		{ "4KB", 4000 },	  { "1MB", 1000000 },
-		{ "1.5k", 1536 },	  { "512b", 512 },
-		{ "0", 0 },		  { "128K", 131072 },
+		{ "4096", 4096 },
+		{ "4k", 4096 },
+		{ "4K", 4096 },
+		{ "4KiB", 4096 },
+		{ "1M", 1048576 },
+		{ "1m", 1048576 },
+		{ "1MiB", 1048576 },
+		{ "1g", 1073741824 },
+		{ "1G", 1073741824 },
+		{ "2GiB", 2147483648ull },
+		{ "1t", 1099511627776ull },
+		{ "4kB", 4000 },
+		{ "4KB", 4000 },
+		{ "1MB", 1000000 },
+		{ "1.5k", 1536 },
+		{ "512b", 512 },
+		{ "0", 0 },
+		{ "128K", 131072 },
 	};
 
 	(void)state;
@@ -40,8 +49,11 @@ static void test_sizes_good(void **state)
 
 static void test_sizes_bad(void **state)
 {
-	static const char *const bad[] = { "", "k", "4x", "-4k", "4 kibibytes",
-					   "1.3", "abc", "4kk", "99999999999999999999999" };
+	static const char *const bad[] = {
+		"",    "k",	      "4x",
+		"-4k", "4 kibibytes", "1.3",
+		"abc", "4kk",	      "99999999999999999999999"
+	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -60,14 +72,18 @@ static void test_durations(void **state)
 		const char *in;
 		uint64_t ns;
 	} cases[] = {
-		{ "500ms", 500000000ull }, { "5s", 5000000000ull },
-		{ "2m", 120000000000ull }, { "1h", 3600000000000ull },
-		{ "10", 10000000000ull },  { "250us", 250000ull },
-		{ "1.5s", 1500000000ull }, { "100ns", 100 },
+		{ "500ms", 500000000ull },
+		{ "5s", 5000000000ull },
+		{ "2m", 120000000000ull },
+		{ "1h", 3600000000000ull },
+		{ "10", 10000000000ull },
+		{ "250us", 250000ull },
+		{ "1.5s", 1500000000ull },
+		{ "100ns", 100 },
 		{ "0", 0 },
 	};
-	static const char *const bad[] = { "", "s", "5x", "-1s", "5 sec s",
-					   "ms5" };
+	static const char *const bad[] = { "",	  "s",	     "5x",
+					   "-1s", "5 sec s", "ms5" };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
