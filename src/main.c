@@ -16,6 +16,10 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "one workload, fio-like flags" },
+	{ "mark", cmd_mark,
+	  "CrystalDiskMark suites, repeated runs, spread shown" },
+	{ "matrix", cmd_matrix,
+	  "a suite under every QEMU engine x cache mode" },
 	{ NULL, NULL, NULL },
 };
 
