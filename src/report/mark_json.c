@@ -78,10 +78,12 @@ static json_t *jcell_lat(const struct mark_cell *c)
 static json_t *jcell(const struct mark_result *r, const struct mark_cell *c,
 		     enum mark_dir d)
 {
-	json_t *o = json_object(), *runs = json_array();
+	json_t *o, *runs;
 
 	if (!c->started)
 		return json_null();
+	o = json_object();
+	runs = json_array();
 	json_object_set_new(o, "partial", json_boolean(c->partial));
 	json_object_set_new(o, "runs_scored", json_integer(c->scored));
 	if (d == MARK_MIX)
