@@ -126,7 +126,8 @@ static bool mounted(const struct fsview *v, dev_t dev, char *why, size_t len)
 			   mnt) != 3)
 			continue;
 		if (makedev(maj, mnt_min) == dev) {
-			snprintf(why, len, "it is mounted on %s", mnt);
+			snprintf(why, len,
+				 "it is mounted on %s; unmount it first", mnt);
 			found = true;
 		}
 	}
@@ -150,7 +151,8 @@ static bool swapped(const struct fsview *v, dev_t dev, char *why, size_t len)
 			continue;
 		if (!stat(name, &st) && S_ISBLK(st.st_mode) &&
 		    st.st_rdev == dev) {
-			snprintf(why, len, "it is in use as swap");
+			snprintf(why, len,
+				 "it is in use as swap; swapoff it first");
 			found = true;
 		}
 	}
@@ -175,7 +177,7 @@ static bool held(const struct fsview *v, const char *dir, char *why, size_t len)
 			continue;
 		snprintf(
 			why, len,
-			"it is held by %s (device-mapper, md RAID or LVM uses it)",
+			"it is held by %s (device-mapper, md RAID or LVM uses it); release it first",
 			de->d_name);
 		found = true;
 	}

@@ -337,10 +337,8 @@ static bool prepare_bdev(struct target *t, const struct target_req *r,
 			r->path);
 	if (r->need_write &&
 	    blkinfo_in_use(&fsview_host, st->st_rdev, why, sizeof(why)))
-		return err_set(
-			err, EXIT_ENV, EBUSY,
-			"refusing to write to %s: %s; unmount or release it first",
-			r->path, why);
+		return err_set(err, EXIT_ENV, EBUSY,
+			       "refusing to write to %s: %s", r->path, why);
 	fd = open_bdev(r->path, r->need_write);
 	if (fd < 0) {
 		if (errno == EBUSY)

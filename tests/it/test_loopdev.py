@@ -69,4 +69,19 @@ with loopdev(64) as dev:
                "a mounted device may still be read")
         finally:
             subprocess.run(["umount", mnt])
+
+# Active swap is refused for writing too.
+with loopdev(32) as dev:
+    sw = subprocess.run(["mkswap", dev], capture_output=True, text=True)
+    if sw.returncode == 0 and subprocess.run(
+            ["swapon", dev], capture_output=True).returncode == 0:
+        try:
+            rc, out, err = run(["run", dev, "--rw", "randwrite",
+                                "--allow-write-device"] + common)
+            ok(rc == 2 and "swap" in err,
+               "active swap refused even with the flag: " + err.strip())
+        finally:
+            subprocess.run(["swapoff", dev])
+    else:
+        print("note: swapon on a loop device is not possible here")
 done()
