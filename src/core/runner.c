@@ -409,6 +409,8 @@ static void progress_line(const struct runner_opts *o, const struct job_spec *j,
 		*last_ns = now;
 	}
 	rate = *last_rate;
+	if (!rate && now > ctl->measure_ns + 100000000ull) /* first second */
+		rate = (double)ios * 1e9 / (double)(now - ctl->measure_ns);
 	if (now < ctl->measure_ns) {
 		*last_ns = ctl->measure_ns; /* rates start with the measuring */
 		fprintf(stderr, "\r%s: warming up, %.0f s left\033[K", label,
