@@ -179,7 +179,8 @@ static inline void lane_complete(struct lane *l, struct io_slot *s,
 		lane_fail(l, op, s->off, s->res);
 		return;
 	}
-	if (__builtin_expect(now < l->ctl->measure_ns, 0)) {
+	/* Warm-up is what started before the measuring did. */
+	if (__builtin_expect(s->t_start_ns < l->ctl->measure_ns, 0)) {
 		l->ramp_ios++;
 		return;
 	}
@@ -262,7 +263,9 @@ static void lane_loop(struct lane *l)
 					l->free[l->nfree++] = s;
 					break;
 				}
-				if (s->op != IO_FLUSH)
+				/* --ios counts measured I/Os only. */
+				if (s->op != IO_FLUSH &&
+				    s->t_start_ns >= ctl->measure_ns)
 					issued++;
 				n++;
 			}
