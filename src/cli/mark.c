@@ -20,11 +20,11 @@ static const char *const pattern_names[] = { "random", "zero", NULL };
 static const struct opt mark_table[] = {
 	{ .kind = OPT_GROUP, .name = "", .help = "Tests" },
 	{ "preset", 'p', OPT_STRING, "NAME", OFF(preset),
-	  "default|nvme|cdm7|cdm6|peak|real|flash (default: default, CrystalDiskMark 8/9)" },
+	  "default|nvme|cdm7|cdm6|peak|real|flash (default: default, CDM 8/9)" },
 	{ "tests", 't', OPT_STRING, "LIST", OFF(tests),
 	  "tests instead of a preset, e.g. SEQ1M-Q8T1,RND4K-Q32T16" },
 	{ "only", 0, OPT_STRING, "DIRS", OFF(only),
-	  "read, write, mix, or a list such as read,write,mix (default read,write)" },
+	  "read, write, mix or a list, e.g. read,write,mix (default read,write)" },
 	{ "mix", 0, OPT_UINT, "PCT", OFF(s.mix_read_pct),
 	  "share of reads in the mix tests, percent (default 70)", NULL, 0,
 	  100 },
