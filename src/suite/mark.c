@@ -266,7 +266,8 @@ static enum cell_rc run_cell(struct walk *w, const struct target *t,
 			c->warmup_iops = result_iops(&res, DIR_READ) +
 					 result_iops(&res, DIR_WRITE);
 			c->warmup_s = res.elapsed_s;
-			take_warnings(mr, c, &res.warnings);
+			/* Its warnings too are not scored: the runs that
+			 * are repeat whatever still holds. */
 			result_free(&res);
 			continue;
 		}
