@@ -16,6 +16,8 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "one workload, fio-like flags" },
+	{ "compare", cmd_compare, "results side by side, with ratios" },
+	{ "report", cmd_report, "one self-contained HTML page with charts" },
 	{ NULL, NULL, NULL },
 };
 

@@ -7,5 +7,7 @@
 #define IOLAB_CLI_COMMANDS_H
 
 int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `iolab matrix --json` to the compare/report model. Written from the
+ * schema in issue 4 (matrix had not landed when this was written):
+ * {"cells":[{"engine","cache","status":"ok|refused|failed","reason",
+ * "tests":[...as mark...]}]}.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "adapt.h"
+#include "json_read.h"
+#include "../util/err.h"
+#include "../util/xmem.h"
+
+static void list_setting(struct rdoc *d, const struct jr_node *o,
+			 const char *path, const char *key, const char *label)
+{
+	const struct jr_node *l = jr_get(o, path);
+	char buf[256] = "";
+	size_t len = 0;
+
+	if (jr_str(o, path)) {
+		rdoc_set(d, RS_WORKLOAD, key, label, jr_str(o, path));
+		return;
+	}
+	for (size_t i = 0; i < jr_len(l) && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+					i ? "," : "",
+					jr_str(jr_at(l, i), "") ?
+						jr_str(jr_at(l, i), "") :
+						"?");
+	rdoc_set(d, RS_WORKLOAD, key, label, buf);
+}
+
+bool adapt_matrix(struct rdoc *d, const struct jr_node *root, struct err *err)
+{
+	const struct jr_node *cells = jr_get(root, "cells");
+	const struct jr_node *o = jr_get(root, "options");
+	const struct jr_node *env = jr_get(root, "environment");
+	size_t n = jr_len(cells);
+	struct adapt_cell *c;
+	char buf[64], title[512];
+	bool b;
+
+	if (!n)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"a matrix document without \"cells\"; give the output of 'iolab matrix --json'");
+	rdoc_set(d, RS_WORKLOAD, "preset", "preset", jr_str(o, "preset"));
+	list_setting(d, o, "tests", "tests", "tests");
+	list_setting(d, o, "engines", "engines", "engines");
+	list_setting(d, o, "caches", "caches", "caches");
+	rdoc_set(d, RS_WORKLOAD, "runs", "runs per cell",
+		 jr_scalar(o, "runs", buf, sizeof(buf)));
+	rdoc_set(d, RS_WORKLOAD, "time", "seconds per run",
+		 jr_scalar(o, "time_s", buf, sizeof(buf)));
+	rdoc_set(d, RS_WORKLOAD, "size", "test size",
+		 adapt_size(o, "size_bytes", buf, sizeof(buf)));
+	if (jr_bool(o, "force", &b) && b)
+		rdoc_set(d, RS_WORKLOAD, "force", "forced", "yes");
+	adapt_environment(d, env);
+	adapt_warnings(d, jr_get(root, "warnings"));
+	if (jr_bool(root, "partial", &b) && b)
+		d->partial = true;
+	snprintf(title, sizeof(title),
+		 "engine x cache, preset %s on %s (%s%s%s)",
+		 jr_str(o, "preset") ? jr_str(o, "preset") : "custom",
+		 jr_str(env, "target") ? jr_str(env, "target") : "?",
+		 jr_str(env, "device") ? jr_str(env, "device") : "?",
+		 jr_str(env, "driver") ? ", " : "",
+		 jr_str(env, "driver") ? jr_str(env, "driver") : "");
+	d->title = xstrdup(title);
+
+	c = xcalloc(n, sizeof(*c));
+	for (size_t i = 0; i < n; i++) {
+		const struct jr_node *cell = jr_at(cells, i);
+
+		c[i].engine = jr_str(cell, "engine") ? jr_str(cell, "engine") :
+						       "?";
+		c[i].cache = jr_str(cell, "cache") ? jr_str(cell, "cache") :
+						     "?";
+		c[i].status = jr_str(cell, "status");
+		c[i].reason = jr_str(cell, "reason");
+		c[i].tests = jr_get(cell, "tests");
+	}
+	adapt_cells(d, "matrix", "", "", "engine", c, n);
+	free(c);
+	adapt_recommendation(d, jr_get(root, "recommendation"));
+	return true;
+}
