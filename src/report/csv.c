@@ -42,7 +42,12 @@ void csv_str(struct csv *c, const char *s)
 void csv_num(struct csv *c, double v)
 {
 	csv_sep(c);
-	if (isfinite(v))
+	if (!isfinite(v))
+		return;
+	/* Whole numbers whole (byte counts), others to 10 digits. */
+	if (v == floor(v) && fabs(v) < 1e17)
+		fprintf(c->f, "%.0f", v);
+	else
 		fprintf(c->f, "%.10g", v);
 }
 

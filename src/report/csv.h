@@ -20,7 +20,8 @@ struct csv {
 void csv_init(struct csv *c, FILE *f);
 /* A text field; NULL is an empty field. Quoted when it must be. */
 void csv_str(struct csv *c, const char *s);
-/* A number with up to 10 significant digits; NAN is an empty field. */
+/* A number: whole ones in full, others to 10 significant digits; NAN is
+ * an empty field. */
 void csv_num(struct csv *c, double v);
 void csv_end_line(struct csv *c);
 /* Flush and report a write error. */

@@ -51,10 +51,9 @@ static struct jr_doc *jr_check(json_t *root, const char *name, struct err *err)
 	}
 	if (json_integer_value(sv) > IOLAB_SCHEMA_VERSION) {
 		err_set(err, EXIT_ENV, 0,
-			"%s: schema_version %lld is newer than this iolab %s reads (%d); use iolab %s or newer",
-			name, (long long)json_integer_value(sv), IOLAB_VERSION,
-			IOLAB_SCHEMA_VERSION,
-			ver ? ver : "of the same release");
+			"%s: schema_version %lld (written by iolab %s) is newer than this iolab %s reads (schema_version %d); read it with the iolab that wrote it or a newer one",
+			name, (long long)json_integer_value(sv),
+			ver ? ver : "?", IOLAB_VERSION, IOLAB_SCHEMA_VERSION);
 		goto out_free;
 	}
 	if (!cmd || !*cmd) {
