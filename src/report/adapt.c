@@ -189,6 +189,80 @@ void adapt_job_settings(struct rdoc *d, const struct jr_node *spec)
 		 adapt_size(spec, "size_bytes", buf, sizeof(buf)));
 }
 
+bool adapt_list_has(const struct jr_node *list, const char *s)
+{
+	for (size_t i = 0; i < jr_len(list); i++) {
+		const char *x = jr_str(jr_at(list, i), "");
+
+		if (x && !strcmp(x, s))
+			return true;
+	}
+	return false;
+}
+
+void adapt_list_setting(struct rdoc *d, const struct jr_node *o,
+			const char *path, const char *key, const char *label)
+{
+	const struct jr_node *l = jr_get(o, path);
+	char buf[256] = "";
+	size_t len = 0;
+
+	if (jr_str(o, path)) {
+		rdoc_set(d, RS_WORKLOAD, key, label, jr_str(o, path));
+		return;
+	}
+	for (size_t i = 0; i < jr_len(l) && len < sizeof(buf); i++) {
+		const char *x = jr_str(jr_at(l, i), "");
+
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+					i ? ", " : "", x ? x : "?");
+	}
+	rdoc_set(d, RS_WORKLOAD, key, label, buf);
+}
+
+bool adapt_page_cache(const struct jr_node *dir)
+{
+	bool b;
+
+	return (jr_bool(dir, "page_cache_reads", &b) && b) ||
+	       (jr_bool(dir, "page_cache", &b) && b);
+}
+
+void adapt_dir_warnings(struct rdoc *d, const char *test, const char *dir,
+			const struct jr_node *n)
+{
+	const struct jr_node *w = jr_get(n, "warnings");
+	bool b;
+
+	for (size_t i = 0; i < jr_len(w); i++) {
+		const char *id = jr_str(jr_at(w, i), "id");
+		const char *msg = jr_str(jr_at(w, i), "message");
+		char key[160];
+
+		if (!msg)
+			continue;
+		/* One per test and direction: the ids repeat across tests. */
+		snprintf(key, sizeof(key), "%s/%s/%s", test, dir,
+			 id ? id : "warning");
+		warn_add(&d->warns, key, "%s %s: %s", test, dir, msg);
+	}
+	if (jr_bool(n, "partial", &b) && b)
+		d->partial = true;
+}
+
+void adapt_stopped(struct rdoc *d, const struct jr_node *root)
+{
+	const char *by = jr_str(root, "stopped_by");
+	const char *e = jr_str(root, "error");
+
+	if (by)
+		warn_add(&d->warns, "stopped",
+			 "stopped early (%s): later tests have no figures",
+			 !strcmp(by, "SIGINT") ? "Ctrl-C" : by);
+	if (e)
+		warn_add(&d->warns, "error", "%s", e);
+}
+
 bool adapt_percentile(const struct jr_node *lat, double p, double *ns)
 {
 	const struct jr_node *ps = jr_get(lat, "percentiles");

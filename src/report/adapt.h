@@ -43,6 +43,20 @@ void adapt_job_settings(struct rdoc *d, const struct jr_node *spec);
 /* "4 KiB" from a byte count at @path, or NULL. */
 const char *adapt_size(const struct jr_node *n, const char *path, char *buf,
 		       size_t len);
+/* A JSON array of strings has @s. */
+bool adapt_list_has(const struct jr_node *list, const char *s);
+/* A list of strings (or a string) at @path as "a, b, c". */
+void adapt_list_setting(struct rdoc *d, const struct jr_node *o,
+			const char *path, const char *key, const char *label);
+/* A mark direction's reads came from the page cache. */
+bool adapt_page_cache(const struct jr_node *dir);
+/* A mark direction's "warnings" and "partial" into the document. */
+void adapt_dir_warnings(struct rdoc *d, const char *test, const char *dir,
+			const struct jr_node *n);
+/* "stopped_by" and "error" of mark, matrix and lab as warnings. */
+void adapt_stopped(struct rdoc *d, const struct jr_node *root);
+/* mark's "options" as settings (matrix and lab share most of them). */
+void adapt_mark_settings(struct rdoc *d, const struct jr_node *o);
 /* The latency (ns) at percentile @p in a "percentiles":[{"p","ns"}]. */
 bool adapt_percentile(const struct jr_node *lat, double p, double *ns);
 
@@ -65,6 +79,8 @@ struct adapt_cell {
 	const char *status; /* "ok", "refused", "failed" */
 	const char *reason; /* why refused or failed */
 	const struct jr_node *tests; /* mark-shaped "tests" */
+	const char *risk; /* on host power loss, or NULL for ours */
+	bool forced; /* measured with --force although QEMU refuses it */
 };
 
 /*
@@ -80,6 +96,8 @@ void adapt_cells(struct rdoc *d, const char *section, const char *title_prefix,
 /* The matrix's and lab's closing recommendation, as the summary. */
 void adapt_recommendation(struct rdoc *d, const struct jr_node *rec);
 
+/* A doctor/advise finding's structured "fix" onto the last finding. */
+void adapt_fix(struct rdoc *d, const struct jr_node *fix);
 /* Findings counted per severity as figures ("critical 2 -> 0"). */
 void adapt_finding_counts(struct rdoc *d, const char *const *severities);
 

@@ -20,6 +20,36 @@ static const char *s_or(const struct jr_node *n, const char *path)
 	return s ? s : "";
 }
 
+static void vm_table(struct rdoc *d, const struct jr_node *vms)
+{
+	static const char *const head[] = {
+		"VM", "source", "vCPUs", "machine", "guest OS", "iothreads"
+	};
+	struct rtable *t = rdoc_table(d, "vms", "Virtual machines", 6, head);
+
+	for (size_t i = 0; i < jr_len(vms); i++) {
+		const struct jr_node *vm = jr_at(vms, i);
+		const struct jr_node *io = jr_get(vm, "iothreads");
+		char cpus[32], iot[32];
+		const char *row[6] = {
+			s_or(vm, "name"),
+			s_or(vm, "source"),
+			jr_scalar(vm, "vcpus", cpus, sizeof(cpus)),
+			s_or(vm, "machine"),
+			s_or(vm, "guest_os"),
+			NULL,
+		};
+
+		/* A list of iothread ids (advise) or a count. */
+		if (jr_is_array(io))
+			snprintf(iot, sizeof(iot), "%zu", jr_len(io));
+		else if (!jr_scalar(vm, "iothreads", iot, sizeof(iot)))
+			iot[0] = 0;
+		row[5] = iot;
+		rtable_row(t, row);
+	}
+}
+
 bool adapt_advise(struct rdoc *d, const struct jr_node *root, struct err *err)
 {
 	static const char *const sev[] = { "error", "warning", "info", NULL };
@@ -43,11 +73,18 @@ bool adapt_advise(struct rdoc *d, const struct jr_node *root, struct err *err)
 
 		snprintf(buf, sizeof(buf), "%s%s%s", vm ? vm : "",
 			 vm && disk ? " / " : "", disk ? disk : "");
-		rdoc_finding(d, jr_str(x, "severity"), jr_str(x, "rule"),
+		rdoc_finding(d, jr_str(x, "severity"),
+			     jr_str(x, "rule") ? jr_str(x, "rule") :
+						 jr_str(x, "id"),
 			     vm || disk ? buf : NULL, jr_str(x, "message"),
-			     jr_str(x, "why"), jr_str(x, "fix"));
+			     jr_str(x, "why"),
+			     jr_str(x, "fix") ? jr_str(x, "fix") :
+						jr_str(x, "fix.summary"));
+		adapt_fix(d, jr_get(x, "fix"));
+		rdoc_finding_where(d, "found at", jr_str(x, "where"));
 	}
 	adapt_finding_counts(d, sev);
+	vm_table(d, vms);
 	t = rdoc_table(d, "disks", "Disks as QEMU will run them", 9, head);
 	for (size_t i = 0; i < jr_len(vms); i++) {
 		const struct jr_node *vm = jr_at(vms, i);

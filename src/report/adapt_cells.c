@@ -67,6 +67,12 @@ static bool cell_ok(const struct adapt_cell *c)
 	return !c->status || !strcmp(c->status, "ok");
 }
 
+/* "not-run" reads better as "not run" in a table. */
+static const char *status_text(const char *s)
+{
+	return !strcmp(s, "not-run") ? "not run" : s;
+}
+
 /* One MB/s figure per cell, test and direction, grouped by cell. */
 static void cell_figs(struct rdoc *d, const char *title_prefix,
 		      const char *key_prefix, const struct adapt_cell *c,
@@ -90,7 +96,8 @@ static void cell_figs(struct rdoc *d, const char *title_prefix,
 				 adapt_dirs[k]);
 			if (!cell_ok(c)) {
 				rdoc_fig_status(d, key, group, name, RU_MBPS,
-						RB_HIGHER, c->status);
+						RB_HIGHER,
+						status_text(c->status));
 				continue;
 			}
 			rdoc_fig(d, key, group, name, RU_MBPS, RB_HIGHER,
@@ -116,21 +123,21 @@ static void heat_dir(struct rdoc *d, const char *section,
 		const struct adapt_cell *c = &cells[i];
 
 		rheat_extra(h, "risk on host power loss", i,
-			    cache_risk(c->cache));
+			    c->risk ? c->risk : cache_risk(c->cache));
 		for (size_t j = 0; j < ncols; j++) {
 			struct rcell *rc = rheat_cell(h, i, j);
 			const struct jr_node *t = find_test(c->tests, cols[j]);
 			const struct jr_node *dir = jr_get(t, adapt_dirs[k]);
-			bool pc = false;
-
 			if (!cell_ok(c)) {
-				rc->status = xstrdup(c->status);
+				rc->status = xstrdup(status_text(c->status));
 				if (c->reason)
 					rheat_note(h, i, j, c->reason);
 				continue;
 			}
 			rc->v = adapt_stat(dir, "mbps", "max");
-			if (jr_bool(dir, "page_cache", &pc) && pc)
+			if (c->forced)
+				rc->flag = xstrdup("forced: QEMU refuses");
+			else if (adapt_page_cache(dir))
 				rc->flag = xstrdup("page cache");
 		}
 	}
@@ -193,6 +200,27 @@ void adapt_recommendation(struct rdoc *d, const struct jr_node *rec)
 	fast = jr_str(rec, "fastest.text");
 	if (!safe && !fast)
 		safe = jr_str(rec, "text");
+	if (!safe && !fast && jr_len(jr_get(rec, "text"))) {
+		/* mark's matrix: the lines of its closing recommendation. */
+		const struct jr_node *t = jr_get(rec, "text");
+		size_t len = 0, cap = 1;
+
+		for (size_t i = 0; i < jr_len(t); i++)
+			cap += strlen(jr_str(jr_at(t, i), "") ?: "") + 1;
+		s = xmalloc(cap);
+		s[0] = 0;
+		for (size_t i = 0; i < jr_len(t); i++) {
+			const char *line = jr_str(jr_at(t, i), "");
+
+			if (!line)
+				continue;
+			len += (size_t)snprintf(s + len, cap - len, "%s%s",
+						len ? "\n" : "", line);
+		}
+		free(d->summary);
+		d->summary = s;
+		return;
+	}
 	if (!safe && !fast)
 		return;
 	s = xasprintf("%s%s%s", safe ? safe : "", safe && fast ? "\n" : "",

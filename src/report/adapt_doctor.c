@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "adapt.h"
@@ -50,7 +51,7 @@ static void disk_setting(struct rdoc *d, const char *disk,
 static void doctor_disks(struct rdoc *d, const struct jr_node *disks)
 {
 	static const char *const head[] = {
-		"disk",	     "driver", "bus",	     "model",	   "size",
+		"disk",	     "driver", "controller", "model",	   "size",
 		"scheduler", "queues", "rotational", "probe mean", "probe p99"
 	};
 	struct rtable *t = rdoc_table(d, "disks", "Disks", 10, head);
@@ -73,7 +74,10 @@ static void doctor_disks(struct rdoc *d, const struct jr_node *disks)
 
 		snprintf(c[0], 64, "%s", name);
 		snprintf(c[1], 64, "%s", jr_str(k, "driver") ?: "");
-		snprintf(c[2], 64, "%s", jr_str(k, "bus") ?: "");
+		snprintf(c[2], 64, "%s",
+			 jr_str(k, "controller") ? jr_str(k, "controller") :
+			 jr_str(k, "bus")	 ? jr_str(k, "bus") :
+						   "");
 		snprintf(c[3], 64, "%s", jr_str(k, "model") ?: "");
 		if (!adapt_size(k, "size_bytes", c[4], 64))
 			c[4][0] = 0;
@@ -86,7 +90,8 @@ static void doctor_disks(struct rdoc *d, const struct jr_node *disks)
 		if (isfinite(mean))
 			rfmt(RU_NS, mean, c[8], 64);
 		else
-			c[8][0] = 0;
+			snprintf(c[8], 64, "%s",
+				 jr_str(k, "probe.error") ? "failed" : "");
 		if (isfinite(p99))
 			rfmt(RU_NS, p99, c[9], 64);
 		else
@@ -126,6 +131,51 @@ static void doctor_disks(struct rdoc *d, const struct jr_node *disks)
 	}
 }
 
+/*
+ * A finding's "fix": a string, or doctor's {"summary", "commands":[...],
+ * "host":{"proxmox":..., ...}, "other_hypervisor"}.
+ */
+void adapt_fix(struct rdoc *d, const struct jr_node *fix)
+{
+	static const struct {
+		const char *key, *name;
+	} hosts[] = {
+		{ "qnap_virtualization_station",
+		  "QNAP Virtualization Station" },
+		{ "proxmox", "Proxmox" },
+		{ "virt_manager", "virt-manager" },
+		{ "libvirt_xml", "libvirt XML" },
+		{ "qemu", "QEMU command line" },
+	};
+	const struct jr_node *cmds = jr_get(fix, "commands");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (!jr_is_object(fix))
+		return;
+	m = open_memstream(&text, &len);
+	if (!m)
+		xoom();
+	for (size_t i = 0; i < jr_len(cmds); i++) {
+		const char *c = jr_str(jr_at(cmds, i), "");
+
+		if (c)
+			fprintf(m, "%s%s", ftell(m) ? "\n" : "", c);
+	}
+	fclose(m);
+	rdoc_finding_commands(d, text);
+	free(text);
+	for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+		char path[96];
+
+		snprintf(path, sizeof(path), "host.%s", hosts[i].key);
+		rdoc_finding_where(d, hosts[i].name, jr_str(fix, path));
+	}
+	rdoc_finding_where(d, "other hypervisors",
+			   jr_str(fix, "other_hypervisor"));
+}
+
 bool adapt_doctor(struct rdoc *d, const struct jr_node *root, struct err *err)
 {
 	static const char *const sev[] = { "critical", "warning", "info",
@@ -133,7 +183,13 @@ bool adapt_doctor(struct rdoc *d, const struct jr_node *root, struct err *err)
 	const struct jr_node *v = jr_get(root, "virtualization");
 	const struct jr_node *disks = jr_get(root, "disks");
 	const struct jr_node *f = jr_get(root, "findings");
-	const char *hv = jr_str(v, "hypervisor"), *os = jr_str(root, "os.name");
+	const char *hv = jr_str(v, "hypervisor_name") ?
+				 jr_str(v, "hypervisor_name") :
+				 jr_str(v, "hypervisor");
+	const char *os = jr_str(root, "system.distribution.name") ?
+				 jr_str(root, "system.distribution.name") :
+				 jr_str(root, "os.name");
+	const char *ct = jr_str(v, "container");
 	char buf[512];
 	bool b;
 
@@ -144,12 +200,19 @@ bool adapt_doctor(struct rdoc *d, const struct jr_node *root, struct err *err)
 	rdoc_set(d, RS_ENV, "hypervisor", "hypervisor", hv ? hv : "none");
 	rdoc_set(d, RS_ENV, "product", "machine", jr_str(v, "product"));
 	rdoc_set(d, RS_ENV, "platform", "platform", jr_str(v, "platform"));
-	rdoc_set(d, RS_ENV, "container", "container", jr_str(v, "container"));
-	snprintf(buf, sizeof(buf), "%s %s", os ? os : "",
+	/* doctor says "none" when it looked and found no container. */
+	if (ct && !strcmp(ct, "none"))
+		ct = NULL;
+	rdoc_set(d, RS_ENV, "container", "container", ct);
+	snprintf(buf, sizeof(buf), "%s%s%s", os ? os : "",
+		 jr_str(root, "os.version") ? " " : "",
 		 jr_str(root, "os.version") ? jr_str(root, "os.version") : "");
 	rdoc_set(d, RS_ENV, "os", "distribution", os ? buf : NULL);
-	rdoc_set(d, RS_ENV, "kernel", "kernel", jr_str(root, "os.kernel"));
-	if (jr_bool(root, "guest_agent.running", &b))
+	rdoc_set(d, RS_ENV, "kernel", "kernel",
+		 jr_str(root, "system.kernel") ? jr_str(root, "system.kernel") :
+						 jr_str(root, "os.kernel"));
+	if (jr_bool(root, "guest.agent.running", &b) ||
+	    jr_bool(root, "guest_agent.running", &b))
 		rdoc_set(d, RS_ENV, "guest_agent", "QEMU guest agent",
 			 b ? "running" : "not running");
 	adapt_warnings(d, jr_get(root, "warnings"));
@@ -159,7 +222,10 @@ bool adapt_doctor(struct rdoc *d, const struct jr_node *root, struct err *err)
 
 		rdoc_finding(d, jr_str(x, "severity"), jr_str(x, "id"),
 			     jr_str(x, "disk"), jr_str(x, "message"),
-			     jr_str(x, "why"), jr_str(x, "fix"));
+			     jr_str(x, "why"),
+			     jr_str(x, "fix") ? jr_str(x, "fix") :
+						jr_str(x, "fix.summary"));
+		adapt_fix(d, jr_get(x, "fix"));
 	}
 	adapt_finding_counts(d, sev);
 	doctor_disks(d, disks);

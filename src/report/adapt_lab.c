@@ -6,6 +6,7 @@
  * failed","reason","result":{...as mark...}}]}. One set of heat maps per
  * bus (and image format, when several).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,42 @@ static const char *str_or(const struct jr_node *n, const char *path,
 	const char *s = jr_str(n, path);
 
 	return s ? s : dflt;
+}
+
+/* "best":{"safe":{bus,format,aio,cache,geomean_mbps,risk},"overall"}. */
+static void lab_best(struct rdoc *d, const struct jr_node *best)
+{
+	static const char *const which[] = { "safe", "overall" };
+	static const char *const what[] = {
+		"Fastest setting that is safe on host power loss",
+		"Fastest overall"
+	};
+	char line[2][512];
+	int n = 0;
+
+	if (!best || d->summary)
+		return;
+	for (int i = 0; i < 2; i++) {
+		const struct jr_node *b = jr_get(best, which[i]);
+		char mb[32];
+
+		if (!b)
+			continue;
+		snprintf(
+			line[n++], sizeof(line[0]),
+			"%s: %s, %s, aio=%s, cache=%s (geometric mean %s MB/s%s%s)",
+			what[i], str_or(b, "bus", "?"),
+			str_or(b, "format", "?"), str_or(b, "aio", "?"),
+			str_or(b, "cache", "?"),
+			rfmt(RU_MBPS, jr_numd(b, "geomean_mbps", NAN), mb,
+			     sizeof(mb)),
+			jr_str(b, "risk") ? "; loses " : "",
+			jr_str(b, "risk") ? jr_str(b, "risk") : "");
+	}
+	if (n == 1)
+		d->summary = xstrdup(line[0]);
+	else if (n == 2)
+		d->summary = xasprintf("%s\n%s", line[0], line[1]);
 }
 
 bool adapt_lab(struct rdoc *d, const struct jr_node *root, struct err *err)
@@ -40,7 +77,12 @@ bool adapt_lab(struct rdoc *d, const struct jr_node *root, struct err *err)
 	rdoc_set(d, RS_ENV, "qemu_version", "QEMU",
 		 jr_str(root, "qemu_version"));
 	rdoc_set(d, RS_ENV, "accel", "accelerator", jr_str(root, "accel"));
-	rdoc_set(d, RS_ENV, "kernel", "guest kernel", jr_str(root, "kernel"));
+	rdoc_set(d, RS_ENV, "kernel", "guest kernel",
+		 jr_str(o, "kernel_release") ? jr_str(o, "kernel_release") :
+		 jr_str(o, "kernel")	     ? jr_str(o, "kernel") :
+					       jr_str(root, "kernel"));
+	rdoc_set(d, RS_ENV, "qemu", "QEMU binary", jr_str(o, "qemu"));
+	rdoc_set(d, RS_WORKLOAD, "suite", "suite", jr_str(o, "suite"));
 	rdoc_set(d, RS_WORKLOAD, "preset", "preset", jr_str(o, "preset"));
 	rdoc_set(d, RS_WORKLOAD, "runs", "runs per cell",
 		 jr_scalar(o, "runs", buf, sizeof(buf)));
@@ -53,12 +95,14 @@ bool adapt_lab(struct rdoc *d, const struct jr_node *root, struct err *err)
 	rdoc_set(d, RS_WORKLOAD, "smp", "guest vCPUs",
 		 jr_scalar(o, "smp", buf, sizeof(buf)));
 	adapt_warnings(d, jr_get(root, "warnings"));
+	if (jr_str(root, "accel_note"))
+		warn_add(&d->warns, "accel", "%s", jr_str(root, "accel_note"));
 	if (jr_bool(root, "partial", &b) && b)
 		d->partial = true;
 	snprintf(title, sizeof(title),
-		 "QEMU %s guests (%s), aio x cache x bus, preset %s",
+		 "QEMU %s guests (%s), aio x cache x bus, %s",
 		 str_or(root, "qemu_version", "?"), str_or(root, "accel", "?"),
-		 str_or(o, "preset", "custom"));
+		 str_or(o, "suite", str_or(o, "preset", "custom suite")));
 	d->title = xstrdup(title);
 
 	for (size_t i = 0; i < n; i++) {
@@ -105,5 +149,6 @@ bool adapt_lab(struct rdoc *d, const struct jr_node *root, struct err *err)
 	free(done);
 	free(c);
 	adapt_recommendation(d, jr_get(root, "recommendation"));
+	lab_best(d, jr_get(root, "best"));
 	return true;
 }

@@ -15,7 +15,7 @@
 #include "../util/err.h"
 #include "../util/xmem.h"
 
-static void mark_settings(struct rdoc *d, const struct jr_node *o)
+void adapt_mark_settings(struct rdoc *d, const struct jr_node *o)
 {
 	char buf[64];
 	double v;
@@ -33,9 +33,14 @@ static void mark_settings(struct rdoc *d, const struct jr_node *o)
 		snprintf(buf, sizeof(buf), "%g s", v);
 		rdoc_set(d, RS_WORKLOAD, "interval", "interval", buf);
 	}
-	rdoc_set(d, RS_WORKLOAD, "only", "directions", jr_str(o, "only"));
-	rdoc_set(d, RS_WORKLOAD, "mix", "mix read share %",
-		 jr_scalar(o, "mix_read_pct", buf, sizeof(buf)));
+	adapt_list_setting(d, o, "directions", "directions", "directions");
+	if (adapt_list_has(jr_get(o, "directions"), "mix"))
+		rdoc_set(d, RS_WORKLOAD, "mix", "mix read share %",
+			 jr_scalar(o, "mix_read_pct", buf, sizeof(buf)));
+	if (jr_num(o, "flush_every", &v) && v > 0)
+		rdoc_set(d, RS_WORKLOAD, "flush_every", "flush every N writes",
+			 jr_scalar(o, "flush_every", buf, sizeof(buf)));
+	rdoc_set(d, RS_WORKLOAD, "data", "data written", jr_str(o, "pattern"));
 	rdoc_set(d, RS_WORKLOAD, "size", "test size",
 		 adapt_size(o, "size_bytes", buf, sizeof(buf)));
 }
@@ -48,6 +53,8 @@ static const char *test_subtitle(const struct jr_node *t, char *buf, size_t len)
 	const char *name = jr_str(t, "name");
 	bool seq = pat ? !strncmp(pat, "seq", 3) :
 			 (name && !strncmp(name, "SEQ", 3));
+
+	/* "sequential" (mark) or "seq" (older spellings) both mean it. */
 
 	if (!adapt_size(t, "bs_bytes", bs, sizeof(bs)))
 		return NULL;
@@ -62,14 +69,18 @@ static const char *test_subtitle(const struct jr_node *t, char *buf, size_t len)
 static const char *dir_note(const struct jr_node *dir, char *buf, size_t len)
 {
 	char iops[32], mean[32], p99[32];
+	int n;
 
-	snprintf(buf, len, "%s IOPS, mean %s, p99 %s",
-		 rfmt(RU_IOPS, adapt_stat(dir, "iops", "max"), iops,
-		      sizeof(iops)),
-		 rfmt(RU_NS, adapt_stat(dir, "lat_ns", "mean"), mean,
-		      sizeof(mean)),
-		 rfmt(RU_NS, adapt_stat(dir, "lat_ns", "p99"), p99,
-		      sizeof(p99)));
+	n = snprintf(buf, len, "%s IOPS, mean %s, p99 %s",
+		     rfmt(RU_IOPS, adapt_stat(dir, "iops", "max"), iops,
+			  sizeof(iops)),
+		     rfmt(RU_NS, adapt_stat(dir, "lat_ns", "mean"), mean,
+			  sizeof(mean)),
+		     rfmt(RU_NS, adapt_stat(dir, "lat_ns", "p99"), p99,
+			  sizeof(p99)));
+	if (adapt_page_cache(dir) && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n,
+			 "; from the page cache, not the disk");
 	return buf;
 }
 
@@ -111,11 +122,12 @@ bool adapt_mark(struct rdoc *d, const struct jr_node *root, struct err *err)
 		return err_set(
 			err, EXIT_USAGE, 0,
 			"a mark document without \"tests\"; give the output of 'iolab mark --json'");
-	mark_settings(d, o);
+	adapt_mark_settings(d, o);
 	adapt_environment(d, env);
 	adapt_warnings(d, jr_get(root, "warnings"));
 	if (jr_bool(root, "partial", &b) && b)
 		d->partial = true;
+	adapt_stopped(d, root);
 	snprintf(title, sizeof(title), "%s%s, %s, cache=%s on %s (%s%s%s)",
 		 jr_str(o, "preset") ? "preset " : "",
 		 jr_str(o, "preset") ? jr_str(o, "preset") : "custom tests",
@@ -151,6 +163,7 @@ bool adapt_mark(struct rdoc *d, const struct jr_node *root, struct err *err)
 				  adapt_stat(dir, "mbps", "max"),
 				  adapt_stat(dir, "mbps", "mean"),
 				  dir_note(dir, note, sizeof(note)), NULL);
+			adapt_dir_warnings(d, name, adapt_dirs[k], dir);
 			snprintf(key, sizeof(key), "%s/%s", name,
 				 adapt_dirs[k]);
 			snprintf(group, sizeof(group), "%s %s", name,

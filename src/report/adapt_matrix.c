@@ -13,26 +13,6 @@
 #include "../util/err.h"
 #include "../util/xmem.h"
 
-static void list_setting(struct rdoc *d, const struct jr_node *o,
-			 const char *path, const char *key, const char *label)
-{
-	const struct jr_node *l = jr_get(o, path);
-	char buf[256] = "";
-	size_t len = 0;
-
-	if (jr_str(o, path)) {
-		rdoc_set(d, RS_WORKLOAD, key, label, jr_str(o, path));
-		return;
-	}
-	for (size_t i = 0; i < jr_len(l) && len < sizeof(buf); i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
-					i ? "," : "",
-					jr_str(jr_at(l, i), "") ?
-						jr_str(jr_at(l, i), "") :
-						"?");
-	rdoc_set(d, RS_WORKLOAD, key, label, buf);
-}
-
 bool adapt_matrix(struct rdoc *d, const struct jr_node *root, struct err *err)
 {
 	const struct jr_node *cells = jr_get(root, "cells");
@@ -40,29 +20,24 @@ bool adapt_matrix(struct rdoc *d, const struct jr_node *root, struct err *err)
 	const struct jr_node *env = jr_get(root, "environment");
 	size_t n = jr_len(cells);
 	struct adapt_cell *c;
-	char buf[64], title[512];
+	char title[512];
 	bool b;
 
 	if (!n)
 		return err_set(
 			err, EXIT_USAGE, 0,
 			"a matrix document without \"cells\"; give the output of 'iolab matrix --json'");
-	rdoc_set(d, RS_WORKLOAD, "preset", "preset", jr_str(o, "preset"));
-	list_setting(d, o, "tests", "tests", "tests");
-	list_setting(d, o, "engines", "engines", "engines");
-	list_setting(d, o, "caches", "caches", "caches");
-	rdoc_set(d, RS_WORKLOAD, "runs", "runs per cell",
-		 jr_scalar(o, "runs", buf, sizeof(buf)));
-	rdoc_set(d, RS_WORKLOAD, "time", "seconds per run",
-		 jr_scalar(o, "time_s", buf, sizeof(buf)));
-	rdoc_set(d, RS_WORKLOAD, "size", "test size",
-		 adapt_size(o, "size_bytes", buf, sizeof(buf)));
+	adapt_list_setting(d, o, "engines", "engines", "engines");
+	adapt_list_setting(d, o, "caches", "caches", "caches");
+	adapt_list_setting(d, o, "tests", "tests", "tests");
+	adapt_mark_settings(d, o);
 	if (jr_bool(o, "force", &b) && b)
 		rdoc_set(d, RS_WORKLOAD, "force", "forced", "yes");
 	adapt_environment(d, env);
 	adapt_warnings(d, jr_get(root, "warnings"));
 	if (jr_bool(root, "partial", &b) && b)
 		d->partial = true;
+	adapt_stopped(d, root);
 	snprintf(title, sizeof(title),
 		 "engine x cache, preset %s on %s (%s%s%s)",
 		 jr_str(o, "preset") ? jr_str(o, "preset") : "custom",
@@ -83,6 +58,8 @@ bool adapt_matrix(struct rdoc *d, const struct jr_node *root, struct err *err)
 		c[i].status = jr_str(cell, "status");
 		c[i].reason = jr_str(cell, "reason");
 		c[i].tests = jr_get(cell, "tests");
+		c[i].risk = jr_str(cell, "risk");
+		jr_bool(cell, "forced", &c[i].forced);
 	}
 	adapt_cells(d, "matrix", "", "", "engine", c, n);
 	free(c);

@@ -92,11 +92,33 @@ void html_findings(FILE *f, const struct rfinding *fs, size_t n)
 				hx_text(f, x->why);
 				fputs("</p>", f);
 			}
-			if (x->fix) {
-				fputs("<div class=\"fixlab\">fix</div><pre class=\"fix\">",
-				      f);
+			if (x->fix || x->commands || x->nhosts)
+				fputs("<div class=\"fixlab\">fix</div>", f);
+			if (x->fix && (x->commands || x->nhosts)) {
+				/* A summary, then the exact commands. */
+				fputs("<p class=\"fixsum\">", f);
+				hx_text(f, x->fix);
+				fputs("</p>", f);
+			} else if (x->fix) {
+				fputs("<pre class=\"fix\">", f);
 				hx_text(f, x->fix);
 				fputs("</pre>", f);
+			}
+			if (x->commands) {
+				fputs("<pre class=\"fix\">", f);
+				hx_text(f, x->commands);
+				fputs("</pre>", f);
+			}
+			if (x->nhosts) {
+				fputs("<dl class=\"hosts\">", f);
+				for (size_t k = 0; k < x->nhosts; k++) {
+					fputs("<dt>", f);
+					hx_text(f, x->hosts[k].where);
+					fputs("</dt><dd>", f);
+					hx_text(f, x->hosts[k].what);
+					fputs("</dd>", f);
+				}
+				fputs("</dl>", f);
 			}
 			fputs("</li>", f);
 		}

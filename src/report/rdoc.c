@@ -123,6 +123,12 @@ void rdoc_free(struct rdoc *d)
 		free(f->message);
 		free(f->why);
 		free(f->fix);
+		free(f->commands);
+		for (size_t k = 0; k < f->nhosts; k++) {
+			free(f->hosts[k].where);
+			free(f->hosts[k].what);
+		}
+		free(f->hosts);
 	}
 	for (size_t i = 0; i < d->ncharts; i++) {
 		struct rchart *c = d->charts[i];
@@ -272,6 +278,31 @@ void rdoc_finding(struct rdoc *d, const char *severity, const char *id,
 	f->message = xstrdup(message ? message : "");
 	f->why = dup_or_null(why);
 	f->fix = dup_or_null(fix);
+	f->commands = NULL;
+	f->hosts = NULL;
+	f->nhosts = 0;
+}
+
+void rdoc_finding_commands(struct rdoc *d, const char *commands)
+{
+	struct rfinding *f = d->nfinds ? &d->finds[d->nfinds - 1] : NULL;
+
+	if (!f || !commands || !*commands)
+		return;
+	free(f->commands);
+	f->commands = xstrdup(commands);
+}
+
+void rdoc_finding_where(struct rdoc *d, const char *where, const char *what)
+{
+	struct rfinding *f = d->nfinds ? &d->finds[d->nfinds - 1] : NULL;
+
+	if (!f || !what || !*what)
+		return;
+	f->hosts = xrealloc(f->hosts, (f->nhosts + 1) * sizeof(*f->hosts));
+	f->hosts[f->nhosts].where = xstrdup(where);
+	f->hosts[f->nhosts].what = xstrdup(what);
+	f->nhosts++;
 }
 
 static struct rchart *chart_push(struct rdoc *d, enum rchart_kind kind,

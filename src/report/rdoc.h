@@ -65,9 +65,16 @@ struct rset {
 	bool detail; /* compared, but not listed in the document's section */
 };
 
+struct rfix_where {
+	char *where, *what; /* "Proxmox", "Options > QEMU Guest Agent ..." */
+};
+
 struct rfinding {
 	int rank; /* 3 critical/error, 2 warning, 1 info */
 	char *severity, *id, *subject, *message, *why, *fix;
+	char *commands; /* to run in the guest, one per line, or NULL */
+	struct rfix_where *hosts; /* the setting per management tool */
+	size_t nhosts;
 };
 
 /* A bar with an optional range (min..max of repeated runs) and mean. */
@@ -204,6 +211,9 @@ void rdoc_set_detail(struct rdoc *d, const char *key, const char *label,
 void rdoc_finding(struct rdoc *d, const char *severity, const char *id,
 		  const char *subject, const char *message, const char *why,
 		  const char *fix);
+/* Add commands (one per line) or a per-tool setting to the last finding. */
+void rdoc_finding_commands(struct rdoc *d, const char *commands);
+void rdoc_finding_where(struct rdoc *d, const char *where, const char *what);
 /* 3 for critical/error, 2 warning, 1 info or anything else. */
 int rdoc_severity_rank(const char *severity);
 
