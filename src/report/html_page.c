@@ -148,7 +148,10 @@ static const char css[] =
 	"  main{max-width:none;padding:8px 0}\n"
 	"  nav.toc{display:none}\n"
 	"  section.card{border:none;box-shadow:none;padding:0;margin:0 0 14px;break-before:page}\n"
-	"  main>section.card:first-child{break-before:auto}\n"
+	"  main>section.card:first-of-type{break-before:auto}\n"
+	"  thead{display:table-header-group}\n"
+	/* A hatch prints as a bitmap per cell: a flat grey prints small. */
+	"  td.st{background:#eceef1}\n"
 	"  figure.chart,table.heat,ul.findings li,.tiles,.callout,.envdiff{break-inside:avoid}\n"
 	"  h2,h3{break-after:avoid}\n"
 	"  .grid{grid-template-columns:1fr 1fr;gap:4px 16px}\n"
