@@ -140,6 +140,7 @@ void adapt_environment(struct rdoc *d, const struct jr_node *env)
 		rdoc_set(d, RS_ENV, "ram_backed", "RAM-backed",
 			 b ? "yes" : "no");
 	set_scalar(d, RS_ENV, env, "kernel", "kernel", "kernel");
+	set_scalar(d, RS_ENV, env, "clock", "clock", "clock");
 	if (jr_bool(env, "virtualized", &b))
 		rdoc_set(d, RS_ENV, "virtualized", "virtualized",
 			 b ? "yes" : "no");
