@@ -98,12 +98,12 @@ int cmd_report(int argc, char **argv)
 		if (!html_write(docs, (size_t)n, &ho, out, &err))
 			goto out;
 	}
-	if (o.output && strcmp(o.output, "-"))
-		fprintf(stderr, "iolab: wrote %s (%d result%s)\n", o.output, n,
-			n == 1 ? "" : "s");
 out:
 	if (out && !cli_close_output(out, &err) && rc == EXIT_OK)
 		rc = err_report(&err);
+	else if (out && !err.msg[0] && o.output && strcmp(o.output, "-"))
+		fprintf(stderr, "iolab: wrote %s (%d result%s)\n", o.output, n,
+			n == 1 ? "" : "s");
 	if (err.msg[0] && rc == EXIT_OK)
 		rc = err_report(&err);
 	cli_free_docs(docs, n);

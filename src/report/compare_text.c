@@ -174,7 +174,7 @@ static void print_figures(const struct cmp *c, const struct cmp_text_opts *o,
 	for (size_t d = 1; d < c->n; d++) {
 		snprintf(head, sizeof(head), "%c/A", cmp_letter(d));
 		fputs("   ", f);
-		pad(f, head, wr[d], false);
+		pad(f, head, d + 1 < c->n ? wr[d] : 0, false);
 	}
 	if (o->color)
 		fputs(C_OFF, f);
