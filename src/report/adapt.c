@@ -118,15 +118,13 @@ static void set_scalar(struct rdoc *d, enum rset_kind kind,
 
 void adapt_environment(struct rdoc *d, const struct jr_node *env)
 {
-	char buf[64];
 	bool b;
 
 	if (!env)
 		return;
 	set_scalar(d, RS_ENV, env, "target", "target", "target");
 	set_scalar(d, RS_ENV, env, "target_type", "target_type", "target type");
-	rdoc_set(d, RS_ENV, "target_size", "target size",
-		 adapt_size(env, "target_size_bytes", buf, sizeof(buf)));
+	/* The size measured is the options' (region) size; not repeated. */
 	set_scalar(d, RS_ENV, env, "fs_type", "fs_type", "filesystem");
 	set_scalar(d, RS_ENV, env, "device", "device", "device");
 	set_scalar(d, RS_ENV, env, "driver", "driver", "driver");

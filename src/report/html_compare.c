@@ -178,13 +178,24 @@ static const struct rheat *find_heat(const struct rdoc *d, const char *title)
 	return NULL;
 }
 
+/* How many inputs have a value for this figure: a bar chart needs two. */
+static size_t measured(const struct cmp *c, const struct cmp_row *r)
+{
+	size_t n = 0;
+
+	for (size_t d = 0; d < c->n; d++)
+		n += r->f[d] && !r->f[d]->status;
+	return n;
+}
+
 static void charts(FILE *f, const struct cmp *c)
 {
 	const struct rdoc *a = c->docs[0];
 	bool any = false;
 
 	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].flags & RF_CHART) {
+		if ((c->rows[i].flags & RF_CHART) &&
+		    measured(c, &c->rows[i]) >= 2) {
 			if (!any)
 				fputs("<div class=\"grid\">", f);
 			any = true;

@@ -187,6 +187,23 @@ ok(close(f["max_iops"]["ratio"][1], cb["max_iops"] / ca["max_iops"]) and
 ok(f["actual_latency"]["unit"] == "ms" and
    f["actual_latency"]["better"] == "lower", "calibrate: latency in ms")
 
+# A curve that never met the cap (Oracle's ORA error): no max_iops at all.
+with tmpdir() as t:
+    nm = dict(ca, cap_met=False, max_iops=None, actual_latency_ms=None)
+    p = os.path.join(t, "notmet.json")
+    with open(p, "w") as fh:
+        json.dump(nm, fh)
+    d = run_json(["compare", golden("calibrate-ide.json"), p])
+    f = {x["key"]: x for x in d["figures"]}
+    ok(f["max_iops"]["status"] == [None, "cap not met"] and
+       f["max_iops"]["values"][1] is None and
+       f["max_iops"]["ratio"][1] is None,
+       "calibrate: cap not met is a status, not a 0")
+    ok(any("latency cap" in w["message"] for w in d["input_warnings"]
+           if w["input"] == 1), "calibrate: cap not met is said in words")
+    rc, out, err = run(["compare", golden("calibrate-ide.json"), p], check=0)
+    ok("cap not met" in out, "calibrate: the table says cap not met")
+
 ma, mb = load("mark-ide.json"), load("mark-virtio.json")
 d = run_json(["compare", golden("mark-ide.json"), golden("mark-virtio.json")])
 f = {x["key"]: x for x in d["figures"]}
