@@ -154,6 +154,8 @@ void adapt_fix(struct rdoc *d, const struct jr_node *fix)
 
 	if (!jr_is_object(fix))
 		return;
+	if (d->nfinds)
+		d->finds[d->nfinds - 1].fix_prose = true;
 	m = open_memstream(&text, &len);
 	if (!m)
 		xoom();
@@ -235,10 +237,10 @@ bool adapt_doctor(struct rdoc *d, const struct jr_node *root, struct err *err)
 		 jr_str(v, "product") ? ")" : "", jr_len(disks),
 		 jr_len(disks) == 1 ? "" : "s");
 	d->title = xstrdup(buf);
-	if (jr_str(v, "container"))
+	if (ct)
 		warn_add(
 			&d->warns, "container",
 			"running in a container (%s): the disks seen are the host's",
-			jr_str(v, "container"));
+			ct);
 	return true;
 }

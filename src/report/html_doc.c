@@ -94,7 +94,7 @@ void html_findings(FILE *f, const struct rfinding *fs, size_t n)
 			}
 			if (x->fix || x->commands || x->nhosts)
 				fputs("<div class=\"fixlab\">fix</div>", f);
-			if (x->fix && (x->commands || x->nhosts)) {
+			if (x->fix && x->fix_prose) {
 				/* A summary, then the exact commands. */
 				fputs("<p class=\"fixsum\">", f);
 				hx_text(f, x->fix);

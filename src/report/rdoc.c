@@ -278,6 +278,7 @@ void rdoc_finding(struct rdoc *d, const char *severity, const char *id,
 	f->message = xstrdup(message ? message : "");
 	f->why = dup_or_null(why);
 	f->fix = dup_or_null(fix);
+	f->fix_prose = false;
 	f->commands = NULL;
 	f->hosts = NULL;
 	f->nhosts = 0;

@@ -72,6 +72,7 @@ struct rfix_where {
 struct rfinding {
 	int rank; /* 3 critical/error, 2 warning, 1 info */
 	char *severity, *id, *subject, *message, *why, *fix;
+	bool fix_prose; /* @fix is a sentence, not a line to paste */
 	char *commands; /* to run in the guest, one per line, or NULL */
 	struct rfix_where *hosts; /* the setting per management tool */
 	size_t nhosts;

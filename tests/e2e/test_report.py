@@ -168,6 +168,8 @@ with tmpdir() as t:
                      for li in ul.findall(X + "li")]
             ok(len(items) == len(docs[n]["findings"]),
                n + ": every finding listed (%d)" % len(items))
+    ok("container (none)" not in page, "doctor's container \"none\" is no "
+       "container")
     # A compare view for every command given more than once.
     counts = {}
     for n in names:
