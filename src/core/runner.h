@@ -23,9 +23,9 @@ struct runner_opts {
 
 /*
  * Run @j on @t into @res (which the caller frees with result_free). Returns
- * false with @err set, and nothing to free, if the job could not start; a
- * run that started and then hit an I/O error or a signal returns true with
- * res->errors or res->partial set.
+ * false with @err set if the job could not start; a run that started and
+ * then hit an I/O error or a signal returns true with res->errors or
+ * res->partial set.
  */
 bool runner_run(const struct job_spec *j, const struct target *t,
 		const struct runner_opts *o, struct run_result *res,
