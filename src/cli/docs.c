@@ -21,6 +21,27 @@ bool cli_load_docs(char *const *paths, int n, const char *labels,
 
 	for (int i = 0; i < n; i++)
 		stdin_uses += !strcmp(paths[i], "-");
+	if (labels) {
+		int k = 1;
+
+		for (const char *p = labels; *p; p++)
+			k += *p == ',';
+		if (!*labels || strstr(labels, ",,") || labels[0] == ',' ||
+		    labels[strlen(labels) - 1] == ',') {
+			free(copy);
+			return err_set(
+				err, EXIT_USAGE, 0,
+				"--labels '%s' has an empty name; give one name per input, comma-separated",
+				labels);
+		}
+		if (k != n) {
+			free(copy);
+			return err_set(
+				err, EXIT_USAGE, 0,
+				"--labels names %d input%s but %d %s given; give one name per input, comma-separated",
+				k, k == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+		}
+	}
 	if (stdin_uses > 1) {
 		free(copy);
 		return err_set(

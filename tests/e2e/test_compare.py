@@ -259,6 +259,9 @@ with tmpdir() as t:
     ok(rc == 1 and "one command" in err, "mixed commands: exit 1")
     rc, out, err = run(["compare", golden(A)])
     ok(rc == 1 and "at least two" in err, "one input: exit 1")
+    rc, out, err = run(["compare", "--labels", "a,b,c", golden(A), golden(B)])
+    ok(rc == 1 and "--labels names 3 inputs but 2" in err,
+       "--labels with the wrong count: exit 1")
     rc, out, err = run(["compare", "--json", "--csv", golden(A), golden(B)])
     ok(rc == 1, "--json with --csv: exit 1")
     # -o onto an input is refused and the input is left alone.
