@@ -125,9 +125,13 @@ void html_findings(FILE *f, const struct rfinding *fs, size_t n)
 	fputs("</ul>\n", f);
 }
 
+/*
+ * Headline figures as tiles, one row per group (read, then write), so
+ * that the same figure of each direction lines up.
+ */
 static void tiles(FILE *f, const struct rdoc *d)
 {
-	bool any = false;
+	const char *row = NULL;
 
 	for (size_t i = 0; i < d->nfigs; i++) {
 		const struct rfig *x = &d->figs[i];
@@ -136,9 +140,12 @@ static void tiles(FILE *f, const struct rdoc *d)
 
 		if (!(x->flags & RF_HEADLINE))
 			continue;
-		if (!any)
-			fputs("<div class=\"tiles\">", f);
-		any = true;
+		if (!row || strcmp(row, x->group)) {
+			fputs(row ? "</div>\n<div class=\"tiles\">" :
+				    "<div class=\"tiles\">",
+			      f);
+			row = x->group;
+		}
 		if (x->status) {
 			snprintf(num, sizeof(num), "%s", x->status);
 		} else if (x->unit == RU_NS) {
@@ -168,7 +175,7 @@ static void tiles(FILE *f, const struct rdoc *d)
 		hx_text(f, unit);
 		fputs("</span></div></div>", f);
 	}
-	if (any)
+	if (row)
 		fputs("</div>\n", f);
 }
 

@@ -14,7 +14,7 @@
 #include "html_impl.h"
 #include "../util/xmem.h"
 
-#define LW 720.0
+#define LW 640.0
 #define FONT 12.0
 
 struct line_style {

@@ -45,6 +45,7 @@ static const char css[] =
 	"div.summary p{margin:3px 0}\n"
 	"p.fine{font-size:12px;color:var(--muted);margin:4px 0 8px}\n"
 	".tiles{display:flex;flex-wrap:wrap;gap:10px;margin:10px 0 12px}\n"
+	".tiles+.tiles{margin-top:-2px}\n"
 	".tile{border:1px solid var(--line);border-radius:6px;padding:7px 14px 8px;min-width:136px;background:#fafbfc}\n"
 	".tile .k{font-size:12px;color:var(--muted)}\n"
 	".tile .v{font-size:23px;font-weight:650;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
@@ -52,8 +53,9 @@ static const char css[] =
 	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:6px 26px;margin:8px 0}\n"
 	"figure.chart{margin:6px 0 16px;min-width:0}\n"
 	"figure svg{max-width:100%;height:auto;display:block}\n"
-	"figure.line svg{max-width:820px}\n"
+
 	".grid.lines{grid-template-columns:repeat(auto-fill,minmax(540px,1fr))}\n"
+	".grid.lines>figure:only-child{grid-column:1/-1;max-width:800px}\n"
 	"figcaption{font-size:13px;margin-bottom:5px}\n"
 	".scroll{overflow-x:auto}\n"
 	"svg text{font-size:12px;fill:#2b3240}\n"
