@@ -14,6 +14,28 @@ char cmp_letter(size_t i)
 	return (char)('A' + (int)i);
 }
 
+void cmp_tally(const struct cmp *c, size_t d, size_t *better, size_t *worse,
+	       size_t *same)
+{
+	*better = *worse = *same = 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		enum cmp_verdict v = c->rows[i].verdict[d];
+
+		*better += v == CV_BETTER;
+		*worse += v == CV_WORSE;
+		*same += v == CV_SAME;
+	}
+}
+
+const char *cmp_tally_text(const struct cmp *c, size_t d, char *buf, size_t len)
+{
+	size_t b, w, s;
+
+	cmp_tally(c, d, &b, &w, &s);
+	snprintf(buf, len, "%zu better, %zu worse, %zu the same", b, w, s);
+	return buf;
+}
+
 enum cmp_verdict cmp_judge(enum runit unit, enum rbetter better, double base,
 			   double v, double threshold)
 {

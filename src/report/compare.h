@@ -73,6 +73,15 @@ const char *cmp_ratio_text(const struct cmp_row *r, size_t i, char *buf,
 const char *cmp_verdict_name(enum cmp_verdict v); /* "better" ... or "" */
 /* "A", "B", ... */
 char cmp_letter(size_t i);
+/*
+ * How input @d fared against A: counts of better, worse and same figures
+ * (figures without a direction or a ratio are not counted).
+ */
+void cmp_tally(const struct cmp *c, size_t d, size_t *better, size_t *worse,
+	       size_t *same);
+/* "38 better, 2 worse, 0 the same" */
+const char *cmp_tally_text(const struct cmp *c, size_t d, char *buf,
+			   size_t len);
 
 struct cmp_text_opts {
 	bool color;

@@ -31,12 +31,23 @@ static json_t *jinputs(const struct cmp *c)
 	for (size_t d = 0; d < c->n; d++) {
 		const struct rdoc *doc = c->docs[d];
 
-		json_array_append_new(
-			a, json_pack("{s:s, s:s, s:s, s:s, s:s?, s:b}",
-				     "letter", (char[2]){ cmp_letter(d), 0 },
-				     "label", doc->label, "path", doc->path,
-				     "command", doc->command, "title",
-				     doc->title, "partial", doc->partial));
+		size_t b, w, s;
+		json_t *o;
+
+		cmp_tally(c, d, &b, &w, &s);
+		o = json_pack("{s:s, s:s, s:s, s:s, s:s?, s:b}", "letter",
+			      (char[2]){ cmp_letter(d), 0 }, "label",
+			      doc->label, "path", doc->path, "command",
+			      doc->command, "title", doc->title, "partial",
+			      doc->partial);
+		/* How it fared against A; A itself has no tally. */
+		json_object_set_new(o, "against_a",
+				    d ? json_pack("{s:I, s:I, s:I}", "better",
+						  (json_int_t)b, "worse",
+						  (json_int_t)w, "same",
+						  (json_int_t)s) :
+					json_null());
+		json_array_append_new(a, o);
 	}
 	return a;
 }

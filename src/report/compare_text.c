@@ -280,6 +280,14 @@ void cmp_text_print(const struct cmp *c, const struct cmp_text_opts *o, FILE *f)
 	fprintf(f, "iolab compare: %zu %s results, each against A\n\n", c->n,
 		c->docs[0]->command);
 	print_inputs(c, f);
+	if (c->nrows) {
+		char buf[96];
+
+		fputc('\n', f);
+		for (size_t d = 1; d < c->n; d++)
+			fprintf(f, "  %c against A: %s\n", cmp_letter(d),
+				cmp_tally_text(c, d, buf, sizeof(buf)));
+	}
 	print_diffs(
 		c, RS_WORKLOAD,
 		"Settings that differ (the figures are not like for like):", f);

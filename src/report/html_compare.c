@@ -236,6 +236,18 @@ void html_cmp_section(FILE *f, const struct cmp *c, const char *id)
 	hx_textf(f, "%zu %s results side by side", c->n, c->docs[0]->command);
 	fputs("</h2></div>\n", f);
 	inputs(f, c);
+	if (c->nrows) {
+		fputs("<p class=\"tally\">", f);
+		for (size_t d = 1; d < c->n; d++) {
+			size_t b, w, s;
+
+			cmp_tally(c, d, &b, &w, &s);
+			fprintf(f,
+				"<span><b>%c</b> against A: <span class=\"better\">%zu better</span>, <span class=\"worse\">%zu worse</span>, %zu the same</span>",
+				cmp_letter(d), b, w, s);
+		}
+		fputs("</p>\n", f);
+	}
 	diffs(f, c, RS_WORKLOAD);
 	diffs(f, c, RS_ENV);
 	{

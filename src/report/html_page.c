@@ -135,6 +135,7 @@ static const char css[] =
 	"table.inputs{font-size:13px;margin:8px 0 12px}\n"
 	"table.inputs td{padding:4px 12px 4px 0;vertical-align:top}\n"
 	".swatch{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:6px;vertical-align:-1px}\n"
+	"p.tally{margin:4px 0 10px;font-size:14px;display:flex;flex-wrap:wrap;gap:6px 28px}\n"
 	".callout{background:#fff8e6;border:1px solid #f0d48a;border-radius:6px;padding:4px 14px 10px;margin:10px 0}\n"
 	".envdiff{background:#f5f7fa;border:1px solid var(--line);border-radius:6px;padding:4px 14px 10px;margin:10px 0}\n"
 	".callout p,.envdiff p{margin:6px 0}\n"

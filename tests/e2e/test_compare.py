@@ -81,6 +81,12 @@ ok(fig["read/iops"]["better"] == "higher" and
 ok(fig["read/lat_p99"]["unit"] == "ns" and fig["read/mbps"]["unit"] == "MB/s",
    "units named")
 
+tally = {v: sum(1 for f in doc["figures"] if f["verdict"][1] == v)
+         for v in ("better", "worse", "same")}
+ok(doc["inputs"][1]["against_a"] == tally and
+   doc["inputs"][0]["against_a"] is None,
+   "B against A: %(better)d better, %(worse)d worse, %(same)d the same" %
+   tally)
 diff = {s["key"]: s for s in doc["settings_differ"]}
 ok("qd" in diff and diff["qd"]["values"] == ["1", "16"] and
    diff["qd"]["kind"] == "workload", "queue depth called out as differing")
@@ -101,6 +107,8 @@ p99b = checks["read/lat_p99"](jb)
 pct = (p99b / p99a - 1) * 100
 ok(("(%+.0f %%)" % pct) in out or ("(%+.1f %%)" % pct) in out,
    "latency ratio also in percent (%+.0f %%)" % pct)
+ok("B against A: %(better)d better, %(worse)d worse, %(same)d the same" %
+   tally in out, "the table sums up B against A")
 ok("Settings that differ" in out and "queue depth" in out,
    "table calls out the differing settings")
 ok("\033[" not in out, "no colour into a pipe")
