@@ -40,13 +40,16 @@ static void basename_of(const char *path, char *out, size_t len)
 static void scsi_host_driver(const struct fsview *v, const char *disk,
 			     char *out, size_t len)
 {
-	char link[PATH_MAX], path[PATH_MAX], *p;
+	char real[PATH_MAX], path[PATH_MAX], *p;
 
+	/*
+	 * The device link is relative and short ("../../../0:0:0:0"); the
+	 * resolved path holds the host: ".../host2/target2:0:0/2:0:0:0".
+	 */
 	snprintf(path, sizeof(path), "/sys/block/%s/device", disk);
-	if (fsv_readlink(v, path, link, sizeof(link)) < 0)
+	if (fsv_realpath(v, path, real, sizeof(real)))
 		return;
-	/* ".../host2/target2:0:0/2:0:0:0": find "hostN" */
-	p = strstr(link, "/host");
+	p = strstr(real, "/host");
 	if (!p)
 		return;
 	p++;

@@ -92,14 +92,16 @@ static void classify(struct dr_disk *d, const struct dr_virt *virt)
 		    "virtio-scsi (paravirtual SCSI HBA)");
 	else if (!strcmp(drv, "ata_piix"))
 		SET("ide", in_vm ? DR_KIND_EMULATED : DR_KIND_NATIVE,
-		    "%s%sIDE (Intel PIIX, ata_piix)", emu_or_real,
+		    "%s%sIDE controller (Intel PIIX, ata_piix)", emu_or_real,
 		    in_vm ? " " : "");
 	else if (!strncmp(drv, "pata_", 5) || !strcmp(drv, "ata_generic"))
 		SET("ide", in_vm ? DR_KIND_EMULATED : DR_KIND_NATIVE,
-		    "%s%sIDE (%s)", emu_or_real, in_vm ? " " : "", drv);
+		    "%s%sIDE controller (%s)", emu_or_real, in_vm ? " " : "",
+		    drv);
 	else if (!strcmp(drv, "ahci"))
 		SET("sata-ahci", in_vm ? DR_KIND_EMULATED : DR_KIND_NATIVE,
-		    "%s%sSATA (AHCI)", emu_or_real, in_vm ? " " : "");
+		    "%s%sSATA controller (AHCI)", emu_or_real,
+		    in_vm ? " " : "");
 	else if (!strcmp(drv, "nvme") && (strstr(d->bi.model, "QEMU NVMe") ||
 					  !strncmp(d->pci_id, "1b36:0010", 9) ||
 					  !strncmp(d->pci_id, "8086:5845", 9)))
@@ -120,15 +122,16 @@ static void classify(struct dr_disk *d, const struct dr_virt *virt)
 		    "Hyper-V storvsc (paravirtual)");
 	else if (!strcmp(drv, "sym53c8xx"))
 		SET("lsi-scsi", in_vm ? DR_KIND_EMULATED : DR_KIND_NATIVE,
-		    "%s%sLSI 53C8xx SCSI (sym53c8xx)", emu_or_real,
+		    "%s%sLSI 53C8xx SCSI controller (sym53c8xx)", emu_or_real,
 		    in_vm ? " " : "");
 	else if (!strcmp(drv, "mptspi") || !strcmp(drv, "mptsas"))
 		SET("lsi-mpt", in_vm ? DR_KIND_EMULATED : DR_KIND_NATIVE,
-		    "%s%sLSI Logic Fusion-MPT (%s)", emu_or_real,
+		    "%s%sLSI Logic Fusion-MPT controller (%s)", emu_or_real,
 		    in_vm ? " " : "", drv);
 	else if (!strcmp(drv, "megaraid_sas"))
 		SET("megaraid", in_vm ? DR_KIND_EMULATED : DR_KIND_NATIVE,
-		    "%s%sMegaRAID SAS", emu_or_real, in_vm ? " " : "");
+		    "%s%sMegaRAID SAS controller", emu_or_real,
+		    in_vm ? " " : "");
 	else if (!strcmp(drv, "usb-storage") || !strcmp(drv, "uas"))
 		SET("usb", DR_KIND_NATIVE, "USB storage (%s)", drv);
 	else if (!strcmp(drv, "device-mapper"))

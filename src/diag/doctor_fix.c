@@ -106,8 +106,11 @@ void dr_host_virtio_bus(struct dr_finding *f, const struct dr_disk *d)
 		"shut the VM down; Hardware: select the disk, Detach; double-click the Unused Disk, Bus/Device: VirtIO Block (or SCSI with SCSI Controller 'VirtIO SCSI single'), Add; Options > Boot Order: enable the disk again");
 	dr_fix_host(
 		f, DR_HOST_VIRT_MANAGER,
-		"shut the VM down; Show virtual hardware details > the disk (%s) > Advanced options > Disk bus: VirtIO; Apply, then start the VM",
-		strcmp(d->bus, "ide") ? "SATA Disk" : "IDE Disk");
+		"shut the VM down; Show virtual hardware details > %s > Advanced options > Disk bus: VirtIO; Apply, then start the VM",
+		!strcmp(d->bus, "ide")	     ? "IDE Disk 1 (the disk)" :
+		!strcmp(d->bus, "sata-ahci") ? "SATA Disk 1 (the disk)" :
+		!strncmp(d->bus, "lsi", 3)   ? "SCSI Disk 1 (the disk)" :
+					       "the disk");
 	dr_fix_host(
 		f, DR_HOST_LIBVIRT,
 		"virsh edit VM: in the disk's <disk> element set <target dev='vda' bus='virtio'/> and delete its <address type='drive' .../> line; then virsh shutdown VM && virsh start VM");

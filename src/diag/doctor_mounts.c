@@ -12,24 +12,18 @@
 #include "../util/fsread.h"
 #include "../util/xmem.h"
 
-/* The disk whose name, partition or holder is @kname. */
-static struct dr_disk *owner(struct doctor_report *r, const char *kname)
+/* Does @kname live on @d: the disk, a partition, or something holding it? */
+static bool on_disk(const struct dr_disk *d, const char *kname)
 {
-	for (size_t i = 0; i < r->ndisks; i++) {
-		struct dr_disk *d = &r->disks[i];
-
-		if (!strcmp(d->name, kname))
-			return d;
-		for (size_t p = 0; p < d->nparts; p++)
-			if (!strcmp(d->parts[p].name, kname))
-				return d;
-	}
-	/* Holders last: a dm device listed as a disk owns its own mounts. */
-	for (size_t i = 0; i < r->ndisks; i++)
-		for (size_t h = 0; h < r->disks[i].nholders; h++)
-			if (!strcmp(r->disks[i].holders[h].name, kname))
-				return &r->disks[i];
-	return NULL;
+	if (!strcmp(d->name, kname))
+		return true;
+	for (size_t p = 0; p < d->nparts; p++)
+		if (!strcmp(d->parts[p].name, kname))
+			return true;
+	for (size_t h = 0; h < d->nholders; h++)
+		if (!strcmp(d->holders[h].name, kname))
+			return true;
+	return false;
 }
 
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
@@ -112,7 +106,6 @@ static void mounts(struct dr_ctx *c)
 		char target[PATH_MAX], opts[1024], fstype[64], super[1024];
 		char kname[64], *dash;
 		unsigned int maj, mn;
-		struct dr_disk *d;
 
 		if (sscanf(line, "%*u %*u %u:%u %*s %4095s %1023s", &maj, &mn,
 			   target, opts) != 4 ||
@@ -125,16 +118,17 @@ static void mounts(struct dr_ctx *c)
 			continue;
 		if (!devno_name(c, maj, mn, kname, sizeof(kname)))
 			continue;
-		d = owner(c->r, kname);
-		if (d)
-			add_mount(d, kname, target, fstype, opts, super);
+		/* LVM on md RAID1 over two disks: each disk shows it. */
+		for (size_t i = 0; i < c->r->ndisks; i++)
+			if (on_disk(&c->r->disks[i], kname))
+				add_mount(&c->r->disks[i], kname, target,
+					  fstype, opts, super);
 	}
 	free(mi);
 }
 
-/* The mount holding @path (longest matching mount point). */
-static const struct dr_mount *mount_of(struct doctor_report *r,
-				       const char *path, struct dr_disk **dp)
+/* The device of the mount holding @path (longest mount point). */
+static const char *mount_dev_of(struct doctor_report *r, const char *path)
 {
 	const struct dr_mount *best = NULL;
 	size_t best_len = 0;
@@ -149,10 +143,19 @@ static const struct dr_mount *mount_of(struct doctor_report *r,
 			    l >= best_len) {
 				best = mt;
 				best_len = l;
-				*dp = &r->disks[i];
 			}
 		}
-	return best;
+	return best ? best->dev : NULL;
+}
+
+static void add_swap(struct dr_disk *d, const char *kname, const char *path)
+{
+	struct dr_swap *s;
+
+	d->swaps = xrealloc(d->swaps, (d->nswaps + 1) * sizeof(*d->swaps));
+	s = &d->swaps[d->nswaps++];
+	snprintf(s->dev, sizeof(s->dev), "%s", kname);
+	s->path = unescape(path);
 }
 
 static void swaps(struct dr_ctx *c)
@@ -161,29 +164,22 @@ static void swaps(struct dr_ctx *c)
 
 	for (line = sw ? strtok_r(sw, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char path[PATH_MAX], type[32], kname[64];
-		struct dr_disk *d = NULL;
-		struct dr_swap *s;
+		char path[PATH_MAX], type[32], kname[64] = "";
+		const char *dev;
 
 		if (sscanf(line, "%4095s %31s", path, type) != 2 ||
 		    path[0] != '/')
 			continue;
-		if (!strcmp(type, "partition") &&
-		    blkinfo_dev_name(c->v, path, kname, sizeof(kname))) {
-			d = owner(c->r, kname);
-		} else if (!strcmp(type, "file")) {
-			const struct dr_mount *m = mount_of(c->r, path, &d);
-
-			if (m)
-				snprintf(kname, sizeof(kname), "%s", m->dev);
+		if (!strcmp(type, "file")) {
+			dev = mount_dev_of(c->r, path);
+			if (dev)
+				snprintf(kname, sizeof(kname), "%s", dev);
+		} else {
+			blkinfo_dev_name(c->v, path, kname, sizeof(kname));
 		}
-		if (!d)
-			continue;
-		d->swaps =
-			xrealloc(d->swaps, (d->nswaps + 1) * sizeof(*d->swaps));
-		s = &d->swaps[d->nswaps++];
-		snprintf(s->dev, sizeof(s->dev), "%s", kname);
-		s->path = unescape(path);
+		for (size_t i = 0; kname[0] && i < c->r->ndisks; i++)
+			if (on_disk(&c->r->disks[i], kname))
+				add_swap(&c->r->disks[i], kname, path);
 	}
 	free(sw);
 }

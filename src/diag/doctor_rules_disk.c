@@ -63,17 +63,15 @@ static void emulated(struct doctor_report *r, struct dr_disk *d)
 		dr_why(f,
 		       "an emulated IDE controller takes one command at a time and the hypervisor traps several register accesses for every command, so the guest gets a small fraction of what the host storage can do; virtio needs neither");
 	} else if (!strcmp(d->bus, "sata-ahci")) {
-		f = dr_add(r, sev, "emulated-sata", d->name,
-			   "%s is on an %s controller%s", d->name,
-			   d->controller, qd);
+		f = dr_add(r, sev, "emulated-sata", d->name, "%s is on an %s%s",
+			   d->name, d->controller, qd);
 		dr_why(f,
 		       "AHCI queues up to 32 commands, but the hypervisor still emulates the controller register by register, trapping several times per command; virtio-blk passes requests through shared memory rings instead");
 	} else {
 		if (!strcmp(r->virt.hypervisor, "vmware"))
 			sev = DR_WARNING;
-		f = dr_add(r, sev, "emulated-scsi", d->name,
-			   "%s is on an %s controller%s", d->name,
-			   d->controller, qd);
+		f = dr_add(r, sev, "emulated-scsi", d->name, "%s is on an %s%s",
+			   d->name, d->controller, qd);
 		dr_why(f,
 		       "the hypervisor emulates this SCSI HBA register by register (QEMU's and Proxmox's backend default, LSI 53C895A, included); a paravirtual controller (virtio-scsi, VMware PVSCSI) passes requests through shared memory instead");
 	}

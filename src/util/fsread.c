@@ -347,7 +347,8 @@ char *fsv_slurp(const struct fsview *v, const char *path, size_t *lenp,
 	 * device or FIFO found in a tree could block or have side effects.
 	 */
 	if (!stat(full, &st) && !S_ISREG(st.st_mode)) {
-		*errnum = EINVAL;
+		*errnum = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		cap_unreadable(v, canon, *errnum);
 		return NULL;
 	}
 	fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
