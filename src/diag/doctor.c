@@ -245,6 +245,7 @@ void doctor_free(struct doctor_report *r)
 		free(d->swaps);
 		free(d->parts);
 		free(d->holders);
+		strv_free(&d->slaves);
 	}
 	free(r->disks);
 	for (size_t i = 0; i < r->nfindings; i++) {

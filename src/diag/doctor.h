@@ -85,6 +85,7 @@ struct dr_virt {
 	char machine[16]; /* "i440fx", "q35", "" */
 	char platform[24]; /* "proxmox", "qnap", "openstack", ... or "" */
 	char xen_type[16]; /* /sys/hypervisor/type */
+	bool kvm_clock; /* the kvm-clock clocksource is offered */
 	bool container_known;
 	char container[24]; /* "" none, else "docker", "podman", "lxc", ... */
 	char container_note[192]; /* evidence, or why a hint was discounted */
@@ -185,6 +186,7 @@ struct dr_disk {
 	int64_t max_sectors_kb, max_hw_sectors_kb, read_ahead_kb;
 	int64_t min_io, opt_io;
 	char write_cache[16];
+	struct strv slaves; /* stacked devices: what they are built on */
 	struct dr_part *parts;
 	size_t nparts;
 	struct dr_holder *holders;

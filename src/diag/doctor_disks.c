@@ -132,6 +132,9 @@ static void classify(struct dr_disk *d, const struct dr_virt *virt)
 		SET("megaraid", in_vm ? DR_KIND_EMULATED : DR_KIND_NATIVE,
 		    "%s%sMegaRAID SAS controller", emu_or_real,
 		    in_vm ? " " : "");
+	else if ((!strcmp(drv, "usb-storage") || !strcmp(drv, "uas")) &&
+		 model_is_virtual(d))
+		SET("usb", DR_KIND_EMULATED, "emulated USB storage (%s)", drv);
 	else if (!strcmp(drv, "usb-storage") || !strcmp(drv, "uas"))
 		SET("usb", DR_KIND_NATIVE, "USB storage (%s)", drv);
 	else if (!strcmp(drv, "device-mapper"))
@@ -301,6 +304,43 @@ static void partitions(struct dr_ctx *c, struct dr_disk *d)
 	holders_of(c, d, d->name, 0);
 }
 
+/* dm and md devices: their name, kind and what they are built on. */
+static void stacked(struct dr_ctx *c, struct dr_disk *d)
+{
+	char path[PATH_MAX], name[128] = "", uuid[128] = "", on[192] = "";
+	char **names;
+	const char *what = "device-mapper device";
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/slaves", d->name);
+	n = fsv_list(c->v, path, "", &names);
+	for (int i = 0; i < n; i++) {
+		strv_add_unique(&d->slaves, names[i]);
+		snprintf(on + strlen(on), sizeof(on) - strlen(on), "%s%s",
+			 i ? ", " : " on ", names[i]);
+	}
+	fsv_list_free(names);
+	if (!strcmp(d->bus, "md")) {
+		snprintf(path, sizeof(path), "/sys/block/%s/md/level", d->name);
+		dr_read(c, path, name, sizeof(name), false);
+		snprintf(d->controller, sizeof(d->controller), "md RAID%s%s%s",
+			 name[0] ? " " : "", name, on);
+		return;
+	}
+	snprintf(path, sizeof(path), "/sys/block/%s/dm/name", d->name);
+	dr_read(c, path, name, sizeof(name), false);
+	snprintf(path, sizeof(path), "/sys/block/%s/dm/uuid", d->name);
+	dr_read(c, path, uuid, sizeof(uuid), false);
+	if (!strncmp(uuid, "LVM-", 4))
+		what = "LVM logical volume";
+	else if (!strncmp(uuid, "CRYPT-", 6))
+		what = "dm-crypt (LUKS) volume";
+	else if (!strncmp(uuid, "mpath-", 6))
+		what = "multipath device";
+	snprintf(d->controller, sizeof(d->controller), "%s%s%s%s", what,
+		 name[0] ? " " : "", name, on);
+}
+
 static void collect_disk(struct dr_ctx *c, struct dr_disk *d)
 {
 	char path[PATH_MAX];
@@ -318,6 +358,8 @@ static void collect_disk(struct dr_ctx *c, struct dr_disk *d)
 	d->read_only = dr_num(c, path, false);
 	pci_id(c, d->name, d->pci_id, sizeof(d->pci_id));
 	classify(d, &c->r->virt);
+	if (d->kind == DR_KIND_STACKED)
+		stacked(c, d);
 	queue_attrs(c, d);
 	partitions(c, d);
 }

@@ -40,6 +40,72 @@ static void tcg(struct doctor_report *r)
 		    "<domain type='kvm'> instead of <domain type='qemu'>");
 }
 
+/* QEMU by DMI, but neither KVM's CPUID signature nor kvm-clock. */
+static void no_kvm(struct doctor_report *r)
+{
+	const struct dr_virt *v = &r->virt;
+	struct dr_finding *f;
+
+	if (strcmp(v->hypervisor, "qemu") || !v->cpuid_known ||
+	    !strcmp(v->cpuid_vendor, "TCGTCGTCGTCG") || v->kvm_clock)
+		return;
+	f = dr_add(
+		r, DR_WARNING, "hypervisor-no-kvm", NULL,
+		"QEMU runs this VM with no sign of KVM (no KVM CPUID signature, no kvm-clock)");
+	dr_why(f,
+	       "either QEMU emulates the CPU in software (TCG), which makes the whole VM many times slower, or KVM is hidden from the guest (kvm=off), which also hides its paravirtual clock");
+	dr_fix_summary(
+		f,
+		"make sure the VM runs under KVM (the host needs /dev/kvm and VT-x/AMD-V) and that kvm=off is set only where a driver requires it");
+	dr_fix_host(
+		f, DR_HOST_PROXMOX,
+		"Options > KVM hardware virtualization: Yes (qm set VMID --kvm 1)");
+	dr_fix_host(f, DR_HOST_VIRT_MANAGER, "Overview > Hypervisor: KVM");
+	dr_fix_host(
+		f, DR_HOST_LIBVIRT,
+		"<domain type='kvm'>, and no <kvm><hidden state='on'/></kvm> in <features>");
+}
+
+/* The other hypervisors' guest agents, the analogue of qemu-ga. */
+static void other_agents(struct doctor_report *r)
+{
+	const struct dr_guest *g = &r->guest;
+	struct dr_finding *f;
+
+	if (!g->procs_known || r->virt.container[0])
+		return;
+	if (!strcmp(r->virt.hypervisor, "vmware") &&
+	    !strv_has(&g->procs, "vmtoolsd")) {
+		f = dr_add(
+			r, DR_WARNING, "vmware-tools-not-running", NULL,
+			"VMware Tools (vmtoolsd from open-vm-tools) is not running");
+		dr_why(f,
+		       "without it vSphere cannot quiesce the filesystems for snapshots and backups nor shut the guest down cleanly");
+		dr_fix_summary(f, "install and start open-vm-tools");
+		dr_cmd_install(f, &r->sys.distro, "open-vm-tools");
+		dr_cmd_enable(f, &r->sys.distro,
+			      r->sys.distro.family == DR_FAM_DEBIAN ?
+				      "open-vm-tools" :
+				      "vmtoolsd");
+	}
+	if (!strcmp(r->virt.hypervisor, "microsoft") &&
+	    !strv_has(&g->procs, "hv_vss_daemon") &&
+	    !strv_has(&g->procs, "hypervvssd")) {
+		f = dr_add(
+			r, DR_INFO, "hyperv-daemons-not-running", NULL,
+			"the Hyper-V VSS daemon (hv_vss_daemon) is not running");
+		dr_why(f,
+		       "Hyper-V then takes backups and checkpoints of this VM without freezing its filesystems");
+		dr_fix_summary(
+			f,
+			"install the Hyper-V daemons package and make sure its VSS service runs");
+		dr_cmd_install(f, &r->sys.distro,
+			       r->sys.distro.family == DR_FAM_SUSE ?
+				       "hyper-v" :
+				       "hyperv-daemons");
+	}
+}
+
 static void container(struct doctor_report *r)
 {
 	struct dr_finding *f;
@@ -353,6 +419,7 @@ void dr_rules(struct doctor_report *r, const char *fstab, const char *cmdline)
 		emulated |= r->disks[i].kind == DR_KIND_EMULATED ||
 			    r->disks[i].kind == DR_KIND_EMULATED_NVME;
 	tcg(r);
+	no_kvm(r);
 	container(r);
 	virtio_drivers(r, emulated);
 	if (emulated)
@@ -360,6 +427,7 @@ void dr_rules(struct doctor_report *r, const char *fstab, const char *cmdline)
 	for (size_t i = 0; i < r->ndisks; i++)
 		dr_rules_disk(r, &r->disks[i]);
 	agent(r);
+	other_agents(r);
 	io_uring(r);
 	aio(r);
 	dirty(r);

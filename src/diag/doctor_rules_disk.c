@@ -67,6 +67,11 @@ static void emulated(struct doctor_report *r, struct dr_disk *d)
 			   d->name, d->controller, qd);
 		dr_why(f,
 		       "AHCI queues up to 32 commands, but the hypervisor still emulates the controller register by register, trapping several times per command; virtio-blk passes requests through shared memory rings instead");
+	} else if (!strcmp(d->bus, "usb")) {
+		f = dr_add(r, sev, "emulated-usb", d->name, "%s is %s%s",
+			   d->name, d->controller, qd);
+		dr_why(f,
+		       "every request goes through an emulated USB host controller and the USB mass-storage protocol, one command at a time: the slowest way QEMU offers to attach a disk");
 	} else {
 		if (!strcmp(r->virt.hypervisor, "vmware"))
 			sev = DR_WARNING;

@@ -377,6 +377,7 @@ void dr_collect_virt(struct dr_ctx *c)
 {
 	struct dr_virt *v = &c->r->virt;
 	const char *dmi_id = NULL;
+	char clocks[256];
 
 	collect_cpuid(c, v);
 	dmi(c, "sys_vendor", v->sys_vendor, sizeof(v->sys_vendor));
@@ -400,6 +401,10 @@ void dr_collect_virt(struct dr_ctx *c)
 		false);
 	if (!v->xen_type[0] && fsv_exists(c->v, "/proc/xen"))
 		strcpy(v->xen_type, "xen");
+	if (dr_read(c,
+		    "/sys/devices/system/clocksource/clocksource0/available_clocksource",
+		    clocks, sizeof(clocks), false) > 0)
+		v->kvm_clock = strstr(clocks, "kvm-clock") != NULL;
 	decide(v, dmi_id);
 	platform(v);
 	collect_container(c, v);

@@ -48,7 +48,7 @@ static json_t *jvirt(const struct doctor_report *r)
 			 v->product_name);
 	return json_pack(
 		"{s:o, s:o, s:o, s:o, s:o, s:b, s:{s:o, s:o}, "
-		"s:{s:o, s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o}",
+		"s:{s:o, s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:b}",
 		"hypervisor", jstr(v->hypervisor), "hypervisor_name",
 		jstr(v->hypervisor_name), "product", jstr(product), "container",
 		!v->container_known ? json_null() :
@@ -65,7 +65,8 @@ static json_t *jvirt(const struct doctor_report *r)
 		jstr(v->product_version), "board_vendor", jstr(v->board_vendor),
 		"bios_vendor", jstr(v->bios_vendor), "bios_version",
 		jstr(v->bios_version), "machine", jstr(v->machine), "platform",
-		jstr(v->platform), "xen_type", jstr(v->xen_type));
+		jstr(v->platform), "xen_type", jstr(v->xen_type), "kvm_clock",
+		v->kvm_clock);
 }
 
 static json_t *jguest(const struct doctor_report *r)
@@ -182,6 +183,10 @@ static json_t *jdisk(const struct dr_disk *d)
 				  jnum(d->parts[i].start_sectors), "size_bytes",
 				  jnum(d->parts[i].size_bytes)));
 	json_object_set_new(o, "partitions", a);
+	a = json_array();
+	for (size_t i = 0; i < d->slaves.n; i++)
+		json_array_append_new(a, json_string(d->slaves.v[i]));
+	json_object_set_new(o, "on", a);
 	a = json_array();
 	for (size_t i = 0; i < d->nholders; i++)
 		json_array_append_new(

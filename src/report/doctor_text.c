@@ -167,12 +167,15 @@ static void disk_facts(const struct dr_disk *d, FILE *out)
 			fmt_size((uint64_t)d->size_bytes, a, sizeof(a)),
 		d->bi.logical_block_size, d->bi.physical_block_size,
 		d->read_only == 1 ? ", read-only" : "");
-	fprintf(out,
-		"    %-13sscheduler %s (of: %s), %s hardware queue%s, nr_requests %s",
-		"queue", d->scheduler[0] ? d->scheduler : "?",
-		d->schedulers[0] ? d->schedulers : "?",
-		num(d->hw_queues, a, sizeof(a)), d->hw_queues == 1 ? "" : "s",
-		num(d->nr_requests, b, sizeof(b)));
+	fprintf(out, "    %-13sscheduler %s (of: %s)", "queue",
+		d->scheduler[0] ? d->scheduler : "?",
+		d->schedulers[0] ? d->schedulers : "?");
+	if (d->hw_queues >= 0)
+		fprintf(out, ", %lld hardware queue%s", (long long)d->hw_queues,
+			d->hw_queues == 1 ? "" : "s");
+	else
+		fprintf(out, ", bio-based (no hardware queues)");
+	fprintf(out, ", nr_requests %s", num(d->nr_requests, b, sizeof(b)));
 	if (d->queue_depth >= 0)
 		fprintf(out, ", device queue depth %lld",
 			(long long)d->queue_depth);

@@ -6,7 +6,9 @@ The trees in tests/fixtures/doctor were captured with `iolab doctor
 virtio-blk disk; the *-flavour ones are copies with another os-release.
 """
 import os
+import shutil
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from iolabtest import done, fail, ok, run, run_json  # noqa: E402
@@ -238,6 +240,106 @@ def test_kvm():
        name + ": no critical finding")
 
 
+def test_lvm():
+    name = "tcg-virtio-blk-lvm"
+    doc = diagnose(name, 4)
+    check_shape(doc, name)
+    disks = {d["name"]: d for d in doc["disks"]}
+    ok(sorted(disks) == ["dm-0", "vda"], name + ": vda and its LV")
+    vda, lv = disks.get("vda", {}), disks.get("dm-0", {})
+    ok(vda.get("holders") == [{"name": "dm-0", "of": "vda1", "kind": "lvm",
+                               "label": "vg-data"}],
+       name + ": vda1 held by LVM vg-data")
+    ok([(m["device"], m["mountpoint"]) for m in vda.get("mounts", [])] ==
+       [("dm-0", "/data")], name + ": /data on vda through dm-0")
+    ok(lv.get("kind") == "stacked" and lv.get("bus") == "dm" and
+       lv.get("on") == ["vda1"] and
+       lv.get("controller", "").startswith("LVM logical volume vg-data"),
+       name + ": dm-0 is an LVM volume on vda1")
+    ok(lv.get("queues") is None, name + ": bio-based dm has no hw queues")
+    ok(not [f for f in doc["findings"] if f["disk"] == "dm-0"],
+       name + ": no disk rules on the stacked device")
+    lacks(doc, "device-names", name)
+
+
+def edited(src, edit):
+    """Diagnose a copy of fixture @src changed by @edit(tree)."""
+    d = tempfile.mkdtemp(prefix="iolab-test-", dir=os.environ.get(
+        "IOLAB_BUILD"))
+    try:
+        tree = os.path.join(d, "t")
+        shutil.copytree(os.path.join(FIX, src), tree, symlinks=True)
+        edit(tree)
+        return run_json(["doctor", "--sysroot", tree], check=None)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def put(tree, rel, text):
+    p = os.path.join(tree, rel)
+    if os.path.islink(p):
+        p = os.path.realpath(p)
+    with open(p, "w") as f:
+        f.write(text)
+
+
+def test_edited():
+    # The LSI capture as if VMware ran it (LSI Logic, no vmtoolsd).
+    def vmware(t):
+        put(t, ".iolab/cpuid", "hypervisor_bit 1\nvendor VMwareVMware\n")
+        put(t, "sys/class/dmi/id/sys_vendor", "VMware, Inc.\n")
+        put(t, "sys/class/dmi/id/product_name", "VMware Virtual Platform\n")
+    doc = edited("tcg-lsi", vmware)
+    name = "vmware-edit"
+    ok(doc["virtualization"]["hypervisor"] == "vmware", name + ": VMware")
+    f = has(doc, "emulated-scsi", "warning", "sda", name)
+    ok(not f["fix"]["host"] and "VMware Paravirtual" in
+       (f["fix"]["other_hypervisor"] or ""), name + ": PVSCSI, no QEMU tools")
+    has(doc, "vmware-tools-not-running", "warning", name=name)
+    lacks(doc, "guest-agent-channel", name)
+    lacks(doc, "hypervisor-tcg", name)
+
+    # QEMU by DMI, but no KVM signature and no kvm-clock.
+    def hidden(t):
+        put(t, ".iolab/cpuid", "hypervisor_bit 1\nvendor \n")
+    doc = edited("tcg-virtio-scsi", hidden)
+    name = "no-kvm-edit"
+    ok(doc["virtualization"]["hypervisor"] == "qemu", name + ": QEMU")
+    has(doc, "hypervisor-no-kvm", "warning", name=name)
+    lacks(doc, "hypervisor-tcg", name)
+
+    # A container fact.
+    def container(t):
+        put(t, ".iolab/container", "container docker\nnote container=docker\n")
+    doc = edited("kvm-virtio-blk", container)
+    name = "container-edit"
+    ok(doc["virtualization"]["container"] == "docker", name + ": docker")
+    has(doc, "container", "info", name=name)
+
+    # A bare-metal AHCI disk is no finding; bfq on an SSD is.
+    def metal(t):
+        put(t, ".iolab/cpuid", "hypervisor_bit 0\nvendor \n")
+        for a in ("sys_vendor", "product_name", "product_version",
+                  "bios_vendor", "bios_version"):
+            put(t, "sys/class/dmi/id/" + a, "Dell Inc.\n")
+        put(t, "sys/block/sda/device/model", "Samsung SSD 870\n")
+        put(t, "sys/block/sda/queue/rotational", "0\n")
+        put(t, "sys/block/sda/queue/scheduler", "mq-deadline [bfq] none\n")
+    doc = edited("tcg-ahci-q35", metal)
+    name = "metal-edit"
+    ok(doc["virtualization"]["hypervisor"] == "none" and
+       not doc["virtualization"]["virtualized"], name + ": bare metal")
+    sda = doc["disks"][0]
+    ok(sda["kind"] == "native" and sda["controller"] == "SATA controller "
+       "(AHCI)", name + ": a real AHCI controller")
+    for fid in ("emulated-sata", "hypervisor-tcg", "guest-agent-channel",
+                "tuned-profile", "device-names"):
+        lacks(doc, fid, name)
+    f = has(doc, "io-scheduler", "warning", "sda", name)
+    ok("echo mq-deadline > /sys/block/sda/queue/scheduler" in cmds(f),
+       name + ": switch bfq to mq-deadline (one queue)")
+
+
 def test_text_and_determinism():
     for name in sorted(os.listdir(FIX)):
         path = os.path.join(FIX, name)
@@ -267,6 +369,8 @@ test_virtio_blk()
 test_lsi("tcg-lsi", "apt", "apt-get install -y tuned")
 test_lsi("centos7-lsi", "yum", "yum install -y tuned")
 test_kvm()
+test_lvm()
+test_edited()
 test_text_and_determinism()
 if not os.path.isdir(FIX):
     fail("no fixtures at " + FIX)
