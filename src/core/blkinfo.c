@@ -170,7 +170,8 @@ static bool mounted(const struct fsview *v, dev_t dev, char *why, size_t len)
 			   mnt) != 3)
 			continue;
 		if (makedev(maj, mnt_min) == dev) {
-			snprintf(why, len, "it is mounted on %s", mnt);
+			snprintf(why, len,
+				 "it is mounted on %s; unmount it first", mnt);
 			found = true;
 		}
 	}
@@ -201,7 +202,8 @@ static bool swapped(const struct fsview *v, dev_t dev, char *why, size_t len)
 			 S_ISBLK(st.st_mode) && st.st_rdev == dev)
 			found = true;
 		if (found)
-			snprintf(why, len, "it is in use as swap");
+			snprintf(why, len,
+				 "it is in use as swap; swapoff it first");
 	}
 	free(data);
 	return found;
@@ -210,17 +212,21 @@ static bool swapped(const struct fsview *v, dev_t dev, char *why, size_t len)
 static bool held(const struct fsview *v, const char *dir, char *why, size_t len)
 {
 	char path[PATH_MAX + 16], **names;
+	const char *who = NULL;
 	int n;
 
 	snprintf(path, sizeof(path), "%s/holders", dir);
 	n = fsv_list(v, path, "", &names);
-	if (n > 0)
+	for (int i = 0; i < n && !who; i++)
+		if (names[i][0] != '.')
+			who = names[i];
+	if (who)
 		snprintf(
 			why, len,
-			"it is held by %s (device-mapper, md RAID or LVM uses it)",
-			names[0]);
+			"it is held by %s (device-mapper, md RAID or LVM uses it); release it first",
+			who);
 	fsv_list_free(names);
-	return n > 0;
+	return who != NULL;
 }
 
 static bool dev_busy(const struct fsview *v, dev_t dev, const char *dir,
@@ -244,11 +250,18 @@ bool blkinfo_in_use(const struct fsview *v, dev_t rdev, char *why, size_t len)
 	basename_of(dir, disk, sizeof(disk));
 	n = fsv_list(v, dir, disk, &names);
 	for (int i = 0; i < n && !busy; i++) {
+		unsigned int maj, mi;
+		char devno[32];
 		dev_t pd;
 
 		snprintf(sub, sizeof(sub), "%s/%s/partition", dir, names[i]);
-		if (!fsv_exists(v, sub) || !blkinfo_devno(v, names[i], &pd))
+		if (!fsv_exists(v, sub))
 			continue;
+		snprintf(sub, sizeof(sub), "%s/%s/dev", dir, names[i]);
+		if (fsv_read(v, sub, devno, sizeof(devno)) < 0 ||
+		    sscanf(devno, "%u:%u", &maj, &mi) != 2)
+			continue;
+		pd = makedev(maj, mi);
 		snprintf(sub, sizeof(sub), "%s/%s", dir, names[i]);
 		if (dev_busy(v, pd, sub, why, len)) {
 			char tmp[256];
