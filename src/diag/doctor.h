@@ -86,11 +86,12 @@ struct dr_virt {
 	char platform[24]; /* "proxmox", "qnap", "openstack", ... or "" */
 	char xen_type[16]; /* /sys/hypervisor/type */
 	bool kvm_clock; /* the kvm-clock clocksource is offered */
+	bool dmi_present; /* SMBIOS tables (/sys/class/dmi/id) exist */
 	bool container_known;
 	char container[24]; /* "" none, else "docker", "podman", "lxc", ... */
 	char container_note[192]; /* evidence, or why a hint was discounted */
 	bool virtualized; /* a hypervisor was found */
-	bool qemu_kvm; /* QEMU or KVM: the four host tools apply */
+	bool qemu_kvm; /* QEMU (a PC machine): the four host tools apply */
 };
 
 enum dr_mod_state {

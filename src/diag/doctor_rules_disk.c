@@ -16,11 +16,10 @@ static bool virtual_disk(const struct dr_disk *d)
 	       d->kind == DR_KIND_EMULATED_NVME;
 }
 
-/* Host steps when QEMU/KVM (or nothing known) runs the VM. */
+/* Host steps when QEMU (or nothing known) runs the VM. */
 static bool host_is_qemu(const struct doctor_report *r)
 {
-	return r->virt.qemu_kvm || !r->virt.hypervisor[0] ||
-	       !strcmp(r->virt.hypervisor, "vm-other");
+	return r->virt.qemu_kvm || !r->virt.hypervisor[0];
 }
 
 static void other_hypervisor_bus(struct dr_finding *f,
@@ -143,7 +142,7 @@ static void single_queue(struct doctor_report *r, struct dr_disk *d)
 		   "%s has 1 request queue for %lld vCPUs", d->name,
 		   (long long)r->sys.cpus);
 	dr_why(f,
-	       "every CPU submits through one virtqueue and takes completions from one interrupt; QEMU gives a virtio disk one queue per vCPU on machine types 5.2 and later, so this VM has an older machine type or num-queues=1");
+	       "every CPU submits through one virtqueue and takes completions from one interrupt; QEMU gives a virtio disk one queue per vCPU on machine types 5.2 and later, so under QEMU this means an older machine type or num-queues=1");
 	dr_fix_summary(
 		f,
 		"give the disk one queue per vCPU (num-queues=%lld) on the host",
@@ -264,7 +263,7 @@ static void rotational(struct doctor_report *r, struct dr_disk *d)
 		dr_cmd_queue_attr(f, d, "rotational", "0");
 		return;
 	}
-	f = dr_add(r, DR_INFO, "rotational-emulated", d->name,
+	f = dr_add(r, DR_INFO, "rotational-default", d->name,
 		   "%s reports rotational=1 (a spinning disk)", d->name);
 	dr_why(f,
 	       "QEMU's SCSI and IDE disks report a spinning disk unless rotation_rate=1 is set, so anything that checks it (bfq, btrfs's ssd mode) treats an SSD-backed disk as a spinning one");

@@ -192,10 +192,16 @@ static void decide(struct dr_virt *v, const char *dmi_id)
 		strcpy(v->hypervisor, "vm-other");
 		v->virtualized = true;
 	}
-	v->qemu_kvm =
-		!strcmp(v->hypervisor, "kvm") ||
-		!strcmp(v->hypervisor, "qemu") ||
-		(dmi_id && (!strcmp(dmi_id, "qemu") || !strcmp(dmi_id, "kvm")));
+	/*
+	 * QEMU's PC machines always carry SMBIOS tables; a KVM guest without
+	 * them runs under a minimal VMM (Firecracker, QEMU's microvm), where
+	 * the guest agent and the host tools' settings do not apply.
+	 */
+	v->qemu_kvm = (!strcmp(v->hypervisor, "kvm") ||
+		       !strcmp(v->hypervisor, "qemu") ||
+		       (dmi_id &&
+			(!strcmp(dmi_id, "qemu") || !strcmp(dmi_id, "kvm")))) &&
+		      (v->dmi_present || !v->cpuid_known);
 	for (size_t i = 0; i < sizeof(hv_names) / sizeof(hv_names[0]); i++)
 		if (!strcmp(v->hypervisor, hv_names[i].id))
 			snprintf(v->hypervisor_name, sizeof(v->hypervisor_name),
@@ -205,6 +211,9 @@ static void decide(struct dr_virt *v, const char *dmi_id)
 			 !strcmp(v->cpuid_vendor, "TCGTCGTCGTCG") ?
 				 "QEMU without KVM (TCG software emulation)" :
 				 "QEMU");
+	if (!strcmp(v->hypervisor, "kvm") && !v->dmi_present && v->cpuid_known)
+		snprintf(v->hypervisor_name, sizeof(v->hypervisor_name),
+			 "KVM, no SMBIOS (a minimal VMM, not a QEMU PC)");
 	if (!v->hypervisor[0])
 		strcpy(v->hypervisor_name, "unknown");
 }
@@ -380,6 +389,7 @@ void dr_collect_virt(struct dr_ctx *c)
 	char clocks[256];
 
 	collect_cpuid(c, v);
+	v->dmi_present = fsv_is_dir(c->v, "/sys/class/dmi/id");
 	dmi(c, "sys_vendor", v->sys_vendor, sizeof(v->sys_vendor));
 	dmi(c, "product_name", v->product_name, sizeof(v->product_name));
 	dmi(c, "product_version", v->product_version,

@@ -37,6 +37,19 @@ static json_t *jsystem(const struct doctor_report *r)
 		jstr(d->pm));
 }
 
+static json_t *jdmi(const struct dr_virt *v)
+{
+	if (!v->dmi_present)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "sys_vendor",
+			 jstr(v->sys_vendor), "product_name",
+			 jstr(v->product_name), "product_version",
+			 jstr(v->product_version), "board_vendor",
+			 jstr(v->board_vendor), "bios_vendor",
+			 jstr(v->bios_vendor), "bios_version",
+			 jstr(v->bios_version));
+}
+
 static json_t *jvirt(const struct doctor_report *r)
 {
 	const struct dr_virt *v = &r->virt;
@@ -48,7 +61,7 @@ static json_t *jvirt(const struct doctor_report *r)
 			 v->product_name);
 	return json_pack(
 		"{s:o, s:o, s:o, s:o, s:o, s:b, s:{s:o, s:o}, "
-		"s:{s:o, s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:b}",
+		"s:o, s:o, s:o, s:o, s:b}",
 		"hypervisor", jstr(v->hypervisor), "hypervisor_name",
 		jstr(v->hypervisor_name), "product", jstr(product), "container",
 		!v->container_known ? json_null() :
@@ -60,11 +73,7 @@ static json_t *jvirt(const struct doctor_report *r)
 					json_boolean(v->hypervisor_bit),
 		"vendor",
 		v->cpuid_known ? json_string(v->cpuid_vendor) : json_null(),
-		"dmi", "sys_vendor", jstr(v->sys_vendor), "product_name",
-		jstr(v->product_name), "product_version",
-		jstr(v->product_version), "board_vendor", jstr(v->board_vendor),
-		"bios_vendor", jstr(v->bios_vendor), "bios_version",
-		jstr(v->bios_version), "machine", jstr(v->machine), "platform",
+		"dmi", jdmi(v), "machine", jstr(v->machine), "platform",
 		jstr(v->platform), "xen_type", jstr(v->xen_type), "kvm_clock",
 		v->kvm_clock);
 }

@@ -160,7 +160,7 @@ def test_virtio_scsi():
     ok("apt-get install -y qemu-guest-agent" in cmds(f) and
        "systemctl enable --now qemu-guest-agent" in cmds(f),
        name + ": install and enable qemu-ga")
-    has(doc, "rotational-emulated", "info", "sda", name)
+    has(doc, "rotational-default", "info", "sda", name)
     lacks(doc, "device-names", name)
 
 
