@@ -103,6 +103,22 @@ static void cap_mkdir(const struct fsview *v, const char *vpath)
 		return;
 	if (*leaf && mkdirat(fd, leaf, 0755) && errno != EEXIST)
 		cap_fail(v->cap, vpath, errno);
+	/* Git and tar drop empty directories: a marker keeps the listing. */
+	if (*leaf) {
+		int dfd =
+			openat(fd, leaf,
+			       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int mfd = dfd < 0 ? -1 :
+				    openat(dfd, FSV_DIR_MARK,
+					   O_WRONLY | O_CREAT | O_NOFOLLOW |
+						   O_CLOEXEC,
+					   0644);
+
+		if (mfd >= 0)
+			close(mfd);
+		if (dfd >= 0)
+			close(dfd);
+	}
 	close(fd);
 }
 
@@ -532,7 +548,8 @@ int fsv_list(const struct fsview *v, const char *path, const char *prefix,
 	}
 	out = xmalloc(cap * sizeof(*out));
 	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, FSV_DIR_MARK))
 			continue;
 		if (plen && strncmp(de->d_name, prefix, plen))
 			continue;

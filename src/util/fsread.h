@@ -36,6 +36,12 @@ struct fsview {
 /* The live system. */
 extern const struct fsview fsview_host;
 
+/*
+ * An empty file a capture puts in every directory it lists, so that empty
+ * directories survive git and tar; listings never show it.
+ */
+#define FSV_DIR_MARK ".iolab-dir"
+
 /* The directory of a capture's non-file facts (CPUID, processes, ...). */
 #define FSV_FACTS "/.iolab"
 
