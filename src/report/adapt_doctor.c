@@ -231,11 +231,12 @@ bool adapt_doctor(struct rdoc *d, const struct jr_node *root, struct err *err)
 	}
 	adapt_finding_counts(d, sev);
 	doctor_disks(d, disks);
-	snprintf(buf, sizeof(buf), "%s%s%s%s, %zu disk%s",
-		 hv ? hv : "no hypervisor", jr_str(v, "product") ? " (" : "",
+	/* "Debian 12 on KVM, QEMU Standard PC (Q35 ...), 1 disk" */
+	snprintf(buf, sizeof(buf), "%s%s%s%s%s, %zu disk%s", os ? os : "",
+		 os ? " on " : "", hv ? hv : "no hypervisor",
+		 jr_str(v, "product") ? ", " : "",
 		 jr_str(v, "product") ? jr_str(v, "product") : "",
-		 jr_str(v, "product") ? ")" : "", jr_len(disks),
-		 jr_len(disks) == 1 ? "" : "s");
+		 jr_len(disks), jr_len(disks) == 1 ? "" : "s");
 	d->title = xstrdup(buf);
 	if (ct)
 		warn_add(
