@@ -7,12 +7,50 @@
 #include "html_impl.h"
 #include "../util/xmem.h"
 
+/*
+ * Length of the valid UTF-8 sequence at @s, or 0. Text cut to a buffer's
+ * size can end in half a character; the page must stay valid UTF-8.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 void hx_text(FILE *f, const char *s)
 {
-	if (!s)
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (!p)
 		return;
-	for (; *s; s++) {
-		switch (*s) {
+	while (*p) {
+		size_t n = utf8_len(p);
+
+		if (!n) {
+			fputs("\xef\xbf\xbd", f); /* U+FFFD */
+			p++;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(p, 1, n, f);
+			p += n;
+			continue;
+		}
+		switch (*p) {
 		case '&':
 			fputs("&amp;", f);
 			break;
@@ -30,12 +68,12 @@ void hx_text(FILE *f, const char *s)
 			break;
 		default:
 			/* Control characters are not allowed in XML 1.0. */
-			if ((unsigned char)*s < 0x20 && *s != '\n' &&
-			    *s != '\t')
+			if (*p < 0x20 && *p != '\n' && *p != '\t')
 				fputc(' ', f);
 			else
-				fputc(*s, f);
+				fputc(*p, f);
 		}
+		p++;
 	}
 }
 

@@ -240,10 +240,15 @@ const char *jr_scalar(const struct jr_node *n, const char *path, char *buf,
 	json_t *j = JSON(jr_get(n, path));
 	double v;
 
-	if (json_is_string(j))
-		return json_string_value(j);
-	if (json_is_boolean(j))
-		return json_is_true(j) ? "true" : "false";
+	/* Always into @buf: callers may use @buf rather than the result. */
+	if (json_is_string(j)) {
+		snprintf(buf, len, "%s", json_string_value(j));
+		return buf;
+	}
+	if (json_is_boolean(j)) {
+		snprintf(buf, len, "%s", json_is_true(j) ? "true" : "false");
+		return buf;
+	}
 	if (!json_is_number(j))
 		return NULL;
 	v = json_number_value(j);

@@ -54,7 +54,8 @@ const struct jr_node *jr_at(const struct jr_node *n, size_t i);
 bool jr_is_array(const struct jr_node *n);
 bool jr_is_object(const struct jr_node *n);
 /*
- * Any scalar at @path as text for display ("4096", "true", "none"); NULL
+ * Any scalar at @path as text for display ("4096", "true", "none"),
+ * written into @buf (cut to @len) and returned; NULL, with @buf untouched,
  * when absent, null or not a scalar. Numbers print as integers when whole.
  */
 const char *jr_scalar(const struct jr_node *n, const char *path, char *buf,

@@ -84,6 +84,9 @@ double svg_map(const struct svg_scale *s, double v)
 		t = (v - s->d0) / (s->d1 - s->d0);
 		break;
 	}
+	/* Absurd input must not put "nan" into an SVG attribute. */
+	if (!isfinite(t))
+		t = 0;
 	return s->r0 + t * (s->r1 - s->r0);
 }
 
