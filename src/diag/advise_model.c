@@ -269,6 +269,7 @@ void adv_report_add_finding(struct adv_report *r, enum adv_severity sev,
 	f->message = message;
 	f->why = why;
 	f->fix = fix;
+	f->fix_is_advice = false;
 }
 
 size_t adv_report_count(const struct adv_report *r, enum adv_severity s)

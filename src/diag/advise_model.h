@@ -164,6 +164,7 @@ struct adv_finding {
 	size_t vm;
 	long disk; /* -1: the VM as a whole */
 	char *message, *why, *fix;
+	bool fix_is_advice; /* fix is a sentence, not lines to paste */
 };
 
 struct adv_report {

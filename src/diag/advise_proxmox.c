@@ -337,8 +337,8 @@ static void resolve_volume(struct pve *p, struct adv_disk *d, const char *vol)
 		d->protocol = xstrdup(s && s->krbd ? "host_device" : "rbd");
 		d->st.kind = s && s->krbd ? ADV_ST_KRBD : ADV_ST_RBD;
 		d->st.thin = true;
-		snprintf(what, sizeof(what), "Ceph RBD on storage '%s' (%s)",
-			 sid, s && s->krbd ? "krbd" : "librbd");
+		snprintf(what, sizeof(what), "Ceph RBD (%s) on storage '%s'",
+			 s && s->krbd ? "krbd" : "librbd", sid);
 	} else if (!strncmp(type, "iscsi", 5)) {
 		d->file = xstrdup(vol);
 		d->protocol = xstrdup(!strcmp(type, "iscsi") ? "host_device" :

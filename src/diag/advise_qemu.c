@@ -543,7 +543,7 @@ bool adv_qemu_read_argv(struct adv_report *r, enum adv_source src,
 {
 	struct qcollect c = { 0 };
 	bool ok = true;
-	int i;
+	int i, operands = 0;
 
 	c.vm = adv_vm_new(src, origin);
 	c.r = r;
@@ -554,8 +554,15 @@ bool adv_qemu_read_argv(struct adv_report *r, enum adv_source src,
 		const struct qopt *o;
 
 		if (a[0] != '-' || !a[1]) {
-			/* QEMU reads a bare operand as the first hard disk. */
-			ok = add_shortcut(&c, "-hda", a, where[i], err);
+			/* QEMU reads a bare operand as the first hard disk,
+			   and refuses a second one (index 0 is taken). */
+			if (operands++)
+				ok = qemu_problem(
+					&c, err, "advise-operand",
+					"%s: '%s': QEMU takes one disk image operand; use -drive for more (or quote a value with spaces)",
+					where[i], a);
+			else
+				ok = add_shortcut(&c, "-hda", a, where[i], err);
 			continue;
 		}
 		name = a + 1 + (a[1] == '-');

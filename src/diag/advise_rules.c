@@ -72,6 +72,7 @@ static void find(struct rctx *c, const char *rule, const struct adv_edit *e,
 
 	adv_report_add_finding(c->r, sev_of(rule), rule, c->vmi, c->di, message,
 			       why, fix ? fix : xstrdup(""));
+	c->r->f[c->r->nf - 1].fix_is_advice = fix_text != NULL;
 }
 
 static bool libvirt(const struct rctx *c)

@@ -47,6 +47,35 @@ static void end_word(struct sh_words *w, struct wbuf *b, unsigned line)
 	b->active = false;
 }
 
+/*
+ * An unquoted word starting with '{' is taken raw up to its matching '}':
+ * a QEMU JSON option pasted from ps(1) has lost its shell quotes, and a
+ * shell would strip the JSON's own quotes, which no working command line
+ * relies on. Returns the length, or 0 if the braces do not close on this
+ * line (then the word is read as a shell would).
+ */
+static size_t raw_json_len(const char *p)
+{
+	bool in_str = false;
+	int depth = 0;
+
+	for (const char *q = p; *q && *q != '\n'; q++) {
+		if (in_str) {
+			if (*q == '\\' && q[1])
+				q++;
+			else if (*q == '"')
+				in_str = false;
+		} else if (*q == '"') {
+			in_str = true;
+		} else if (*q == '{' || *q == '[') {
+			depth++;
+		} else if ((*q == '}' || *q == ']') && --depth == 0) {
+			return (size_t)(q - p) + 1;
+		}
+	}
+	return 0;
+}
+
 bool sh_split(const char *s, const char *origin, struct sh_words *out,
 	      struct err *err)
 {
@@ -125,6 +154,15 @@ bool sh_split(const char *s, const char *origin, struct sh_words *out,
 			}
 			p++;
 			continue;
+		}
+		if (c == '{' && !b.active) {
+			size_t n = raw_json_len(p);
+
+			for (size_t i = 0; i < n; i++)
+				wput(&b, p[i]);
+			p += n;
+			if (n)
+				continue;
 		}
 		if (c == '#' && !b.active) {
 			while (*p && *p != '\n')

@@ -4,7 +4,8 @@
  * shell would, so that --qemu-args and --qemu-args-file accept what people
  * paste: quotes, backslash escapes, backslash-newline continuations,
  * comments, and the operators that end a command (; && || | & newline).
- * Nothing is expanded: $VAR stays as written.
+ * Nothing is expanded: $VAR stays as written. One liberty: an unquoted
+ * word that starts with '{' keeps its JSON as is (pasted from ps).
  */
 #ifndef IOLAB_DIAG_ADVISE_SHELL_H
 #define IOLAB_DIAG_ADVISE_SHELL_H

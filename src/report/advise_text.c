@@ -125,7 +125,9 @@ static void print_vm(const struct adv_report *r, size_t v, FILE *f)
 			d && d->where ? d->where : "");
 		wrapped(f, 10, "", x->message);
 		wrapped(f, 10, "why: ", x->why);
-		if (x->fix[0])
+		if (x->fix[0] && x->fix_is_advice)
+			wrapped(f, 10, "fix: ", x->fix);
+		else if (x->fix[0])
 			fix_lines(f, 10, x->fix);
 	}
 	if (!nf && vm->ndisks)

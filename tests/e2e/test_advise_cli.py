@@ -153,6 +153,23 @@ def test_stdin_and_output():
            "--output writes the report to a file")
 
 
+def test_ps_paste():
+    # A line of `ps -ef` output: libvirt's JSON arguments lost their quotes.
+    line = ("libvirt+ 4242 1 9 May13 ? 01:02:03 /usr/bin/qemu-system-x86_64 "
+            "-name guest=web,debug-threads=on -smp 2 "
+            "-blockdev {\"driver\":\"file\",\"filename\":\"/v/web.raw\","
+            "\"node-name\":\"s\",\"aio\":\"native\"} "
+            "-blockdev {\"node-name\":\"f\",\"driver\":\"raw\","
+            "\"file\":\"s\"} "
+            "-device {\"driver\":\"virtio-blk-pci\",\"drive\":\"f\","
+            "\"id\":\"virtio-disk0\"}")
+    doc = run_json(["advise", "--no-probe", "--qemu-args", line], check=4)
+    ok(doc and doc["vms"][0]["name"] == "web" and
+       doc["vms"][0]["disks"][0]["file"] == "/v/web.raw" and
+       any(f["rule"] == "native-without-direct" for f in doc["findings"]),
+       "a ps(1) line with unquoted JSON options is read")
+
+
 def test_garbage_never_crashes():
     rnd = random.Random(7)
     alphabet = "-=,.:'\"\\ {}[]\n\tqemudrivefilecachenoneaio0123456789"
@@ -170,5 +187,6 @@ test_schema_and_sources()
 test_exit_codes()
 test_malformed()
 test_stdin_and_output()
+test_ps_paste()
 test_garbage_never_crashes()
 done()

@@ -125,7 +125,7 @@ static void test_qjson_errors(void **state)
 {
 	struct kvl kv = { 0 };
 	struct err err = { 0 };
-	char deep[200];
+	char deep[512];
 
 	(void)state;
 	assert_false(qjson_flatten("{\"a\":", "-blockdev", &kv, &err));
@@ -169,6 +169,25 @@ static void test_shell_split(void **state)
 	sh_words_free(&w);
 	assert_false(sh_split("a 'b\nc", "f.sh", &w, &err));
 	assert_non_null(strstr(err.msg, "f.sh:1: unterminated '"));
+	sh_words_free(&w);
+}
+
+static void test_shell_raw_json(void **state)
+{
+	struct sh_words w = { 0 };
+	struct err err = { 0 };
+
+	(void)state;
+	/* as ps(1) shows libvirt's arguments: no shell quotes */
+	assert_true(sh_split(
+		"-blockdev {\"driver\":\"file\",\"a\":[1,{\"b\":\"}\"}]} "
+		"-device '{\"driver\":\"x\"}' {unclosed",
+		"t", &w, &err));
+	assert_int_equal(w.n, 5);
+	assert_string_equal(w.v[1].text,
+			    "{\"driver\":\"file\",\"a\":[1,{\"b\":\"}\"}]}");
+	assert_string_equal(w.v[3].text, "{\"driver\":\"x\"}");
+	assert_string_equal(w.v[4].text, "{unclosed");
 	sh_words_free(&w);
 }
 
@@ -236,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_qjson_round_trip),
 		cmocka_unit_test(test_qjson_errors),
 		cmocka_unit_test(test_shell_split),
+		cmocka_unit_test(test_shell_raw_json),
 		cmocka_unit_test(test_shell_quote),
 		cmocka_unit_test(test_cache_knobs),
 		cmocka_unit_test(test_machine),
