@@ -427,31 +427,29 @@ out:
 	return ok;
 }
 
+/* Iothread ids: <iothreadids> if given, else 1..<iothreads>. */
 static void read_iothreads(struct lv *l, const xmlNode *root)
 {
-	const xmlNode *n = child(root, "iothreads"), *ids;
-	unsigned cnt;
+	const xmlNode *n = child(root, "iothreads");
+	const xmlNode *ids = child(root, "iothreadids");
+	unsigned cnt = 0;
 	char id[16];
 
-	if (!n)
-		return;
-	l->vm->vslot[ADV_VSLOT_IOTHREADS] = add_elem(l, n, true);
-	cnt = count(l->vm->items[l->vm->vslot[ADV_VSLOT_IOTHREADS]].text);
-	ids = child(root, "iothreadids");
-	if (ids) {
-		for (const xmlNode *c = ids->children; c; c = c->next) {
-			char *v = is(c, "iothread") ? attr(c, "id") : NULL;
-
-			if (v)
-				adv_vm_add_iothread(l->vm, v);
-			free(v);
-		}
+	if (n) {
+		l->vm->vslot[ADV_VSLOT_IOTHREADS] = add_elem(l, n, true);
+		cnt = count(
+			l->vm->items[l->vm->vslot[ADV_VSLOT_IOTHREADS]].text);
 	}
-	/* Without <iothreadids>, ids are 1..N. */
-	for (unsigned i = 1; i <= cnt && i <= 1024; i++) {
+	for (const xmlNode *c = ids ? ids->children : NULL; c; c = c->next) {
+		char *v = is(c, "iothread") ? attr(c, "id") : NULL;
+
+		if (v)
+			adv_vm_add_iothread(l->vm, v);
+		free(v);
+	}
+	for (unsigned i = 1; !ids && i <= cnt && i <= 1024; i++) {
 		snprintf(id, sizeof(id), "%u", i);
-		if (!ids)
-			adv_vm_add_iothread(l->vm, id);
+		adv_vm_add_iothread(l->vm, id);
 	}
 }
 

@@ -352,7 +352,7 @@ static void resolve_volume(struct pve *p, struct adv_disk *d, const char *vol)
 	}
 	if (guessed)
 		snprintf(d->st.what, sizeof(d->st.what),
-			 "%s (assumed: no storage.cfg entry)", what);
+			 "%s, type assumed without storage.cfg", what);
 	else
 		snprintf(d->st.what, sizeof(d->st.what), "%s", what);
 }
@@ -564,6 +564,9 @@ static bool read_drive(struct pve *p, size_t ci, struct err *err)
 		}
 		d->queues = 1;
 	}
+	/* Proxmox creates one -object iothread per disk that has one. */
+	if (d->iothread)
+		adv_vm_add_iothread(vm, d->iothread);
 	adv_storage_classify(d, p->ctx);
 	return true;
 }

@@ -154,11 +154,16 @@ static void rule_unsafe(struct rctx *c)
 	     xstrdup("with cache.no-flush=on QEMU never calls fdatasync (0 calls measured; from QEMU 10.0 FUA writes are ignored too), so nothing the guest wrote is durable; QEMU's documentation: \"If anything goes wrong, like your host losing power ... your image will most probably be rendered unusable\". Use writeback instead if the storage cannot do O_DIRECT"));
 }
 
-/* librbd: cache= drives librbd's own cache, not the host page cache, and
-   libvirt treats RBD as shared storage for migration. */
-static bool librbd(const struct adv_disk *d)
+/*
+ * Only file-posix (file, host_device, host_cdrom) goes through the host
+ * page cache. With librbd cache= drives librbd's own cache (and libvirt
+ * treats RBD as shared storage); nbd, libiscsi, gluster, ssh... have none.
+ */
+static bool page_cached(const struct adv_disk *d)
 {
-	return d->protocol && !strcmp(d->protocol, "rbd");
+	return !d->protocol || !strcmp(d->protocol, "file") ||
+	       !strcmp(d->protocol, "host_device") ||
+	       !strcmp(d->protocol, "host_cdrom");
 }
 
 static void rule_writeback(struct rctx *c)
@@ -167,7 +172,7 @@ static void rule_writeback(struct rctx *c)
 	struct adv_edit e = { .cache = "none" };
 
 	if (d->direct || d->no_flush || !d->write_cache || !writable(d) ||
-	    librbd(d))
+	    !page_cached(d))
 		return;
 	find(c, "cache-writeback", &e, NULL,
 	     xasprintf(
@@ -464,7 +469,7 @@ static void rule_migration(struct rctx *c)
 	struct adv_edit e = { .cache = d->write_cache ? "none" : "directsync" };
 	bool old = c->vm->machine_version && c->vm->machine_version < 400;
 
-	if (d->direct || !writable(d) || librbd(d) || pve(c) ||
+	if (d->direct || !writable(d) || !page_cached(d) || pve(c) ||
 	    (!old && !d->no_drop_cache))
 		return;
 	if (d->no_drop_cache)

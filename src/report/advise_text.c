@@ -52,30 +52,57 @@ static void fix_lines(FILE *f, int indent, const char *fix)
 	}
 }
 
+enum { COL_ID, COL_BUS, COL_CACHE, COL_AIO, COL_IOT, COL_Q, COL_FMT, NCOL };
+
+/* One disk's table cells (all but the file, which ends the line). */
+static void disk_cells(const struct adv_disk *d, char cell[NCOL][64])
+{
+	snprintf(cell[COL_ID], 64, "%s", d->id ? d->id : "?");
+	snprintf(cell[COL_BUS], 64, "%s", adv_bus_name(d->bus));
+	snprintf(cell[COL_CACHE], 64, "%s%s",
+		 adv_cache_name(d->direct, d->no_flush, d->write_cache),
+		 d->cache_set ? "" : " (default)");
+	snprintf(cell[COL_AIO], 64, "%s", d->aio ? d->aio : "-");
+	snprintf(cell[COL_IOT], 64, "%s",
+		 d->iothread	     ? d->iothread :
+		 d->iothread_ignored ? "(ignored)" :
+				       "-");
+	if (d->queues)
+		snprintf(cell[COL_Q], 64, "%u%s", d->queues,
+			 d->queues_auto ? " auto" : "");
+	else
+		snprintf(cell[COL_Q], 64, "-");
+	snprintf(cell[COL_FMT], 64, "%s", d->format ? d->format : "probed");
+}
+
 static void print_disks(const struct adv_vm *vm, FILE *f)
 {
-	fprintf(f, "  %-12s %-13s %-22s %-9s %-16s %-7s %-6s %s\n", "disk",
-		"bus", "cache", "aio", "iothread", "queues", "format", "file");
+	static const char *const head[NCOL] = { "disk",	 "bus",	     "cache",
+						"aio",	 "iothread", "queues",
+						"format" };
+	char cell[NCOL][64];
+	int w[NCOL];
+
+	for (int c = 0; c < NCOL; c++)
+		w[c] = (int)strlen(head[c]);
+	for (size_t i = 0; i < vm->ndisks; i++) {
+		disk_cells(&vm->disks[i], cell);
+		for (int c = 0; c < NCOL; c++)
+			if ((int)strlen(cell[c]) > w[c])
+				w[c] = (int)strlen(cell[c]);
+	}
+	fprintf(f, " ");
+	for (int c = 0; c < NCOL; c++)
+		fprintf(f, " %-*s", w[c], head[c]);
+	fprintf(f, " file\n");
 	for (size_t i = 0; i < vm->ndisks; i++) {
 		const struct adv_disk *d = &vm->disks[i];
-		char cache[40], queues[16];
 
-		snprintf(cache, sizeof(cache), "%s%s",
-			 adv_cache_name(d->direct, d->no_flush, d->write_cache),
-			 d->cache_set ? "" : " (default)");
-		if (d->queues)
-			snprintf(queues, sizeof(queues), "%u%s", d->queues,
-				 d->queues_auto ? " auto" : "");
-		else
-			snprintf(queues, sizeof(queues), "-");
-		fprintf(f, "  %-12s %-13s %-22s %-9s %-16s %-7s %-6s %s",
-			d->id ? d->id : "?", adv_bus_name(d->bus), cache,
-			d->aio ? d->aio : "-",
-			d->iothread	    ? d->iothread :
-			d->iothread_ignored ? "(ignored)" :
-					      "-",
-			queues, d->format ? d->format : "probed",
-			d->file ? d->file : "-");
+		disk_cells(d, cell);
+		fprintf(f, " ");
+		for (int c = 0; c < NCOL; c++)
+			fprintf(f, " %-*s", w[c], cell[c]);
+		fprintf(f, " %s", d->file ? d->file : "-");
 		if (d->cdrom || d->readonly || d->temporary)
 			fprintf(f, " [%s]",
 				d->cdrom    ? "cdrom" :
