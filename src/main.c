@@ -17,6 +17,7 @@ struct command {
 static const struct command commands[] = {
 	{ "run", cmd_run, "one workload, fio-like flags" },
 	{ "doctor", cmd_doctor, "why this Linux guest's disks are slow, and what to change" },
+	{ "advise", cmd_advise, "lint QEMU, libvirt and Proxmox disk settings on a host" },
 	{ "compare", cmd_compare, "results side by side, with ratios" },
 	{ "report", cmd_report, "one self-contained HTML page with charts" },
 	{ NULL, NULL, NULL },
