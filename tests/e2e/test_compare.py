@@ -197,6 +197,16 @@ ok(drv is not None and drv["values"] == ["ata_piix", "virtio_blk"],
    "doctor: the one disk's driver compares across sda -> vda (%r)" %
    (drv and drv["values"]))
 
+aa, ab = load("advise.json"), load("advise-tuned.json")
+d = run_json(["compare", golden("advise.json"), golden("advise-tuned.json")])
+err_fig = next(x for x in d["figures"] if x["key"] == "findings/error")
+ok(err_fig["values"] == [aa["summary"]["errors"], ab["summary"]["errors"]] and
+   err_fig["verdict"][1] == "better", "advise: error findings %d -> %d" %
+   (aa["summary"]["errors"], ab["summary"]["errors"]))
+ok(len(d["findings"]) == len(aa["findings"]) and
+   all(x["change"] == "gone" for x in d["findings"]),
+   "advise: every finding gone in the tuned configuration")
+
 ca, cb = load("calibrate-ide.json"), load("calibrate-virtio.json")
 d = run_json(["compare", golden("calibrate-ide.json"),
               golden("calibrate-virtio.json")])
