@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""`iolab run --csv`: a header, one line per direction, numbers that agree
-with the JSON of the same kind of run."""
+"""--csv of run and advise: a header, one line per direction (run) or disk
+(advise), fields that agree with the JSON of the same input."""
 import csv
 import io
+import json
 import os
 import sys
 
@@ -45,5 +46,34 @@ with tmpdir() as d:
 
     rc, out, err = run(["run", f, "--csv", "--json", "--engine", "null"])
     ok(rc == 1 and "exclude" in err, "--csv with --json: exit 1")
+
+# advise: the disk table with its findings, against its own JSON.
+F = os.path.join(os.environ.get("IOLAB_SRC", "."), "tests", "fixtures",
+                 "advise")
+src = ["--libvirt", os.path.join(F, "libvirt", "rhel9-native-writeback.xml"),
+       "--proxmox", os.path.join(F, "proxmox", "etc", "pve", "qemu-server",
+                                 "101.conf")]
+rc, out, err = run(["advise"] + src + ["--csv"])
+rcj, js, _ = run(["advise"] + src + ["--json"])
+doc = json.loads(js)
+rows = list(csv.DictReader(io.StringIO(out)))
+ok(rc == rcj == 4, "advise --csv keeps the exit status (4: errors found)")
+disks = [(vm["name"], d["id"]) for vm in doc["vms"] for d in vm["disks"]]
+ok([(r["vm"], r["disk"]) for r in rows if r["disk"]] == disks,
+   "advise: a line per disk, in order")
+for r in rows:
+    fs = [f for f in doc["findings"] if f["vm"] == r["vm"] and
+          (f["disk"] or "") == r["disk"]]
+    want = [sum(1 for f in fs if f["severity"] == s)
+            for s in ("error", "warning", "info")]
+    ok([int(r["errors"]), int(r["warnings"]), int(r["info"])] == want and
+       r["rules"].split() == [f["rule"] for f in fs],
+       "advise %s/%s: findings %r" % (r["vm"], r["disk"] or "(VM)", want))
+d0 = next(d for vm in doc["vms"] for d in vm["disks"])
+r0 = rows[0] if rows[0]["disk"] else rows[1]
+ok(r0["bus"] == d0["bus"] and r0["cache"] == d0["cache"] and
+   r0["file"] == d0["file"], "advise: the resolved settings")
+rc, out, err = run(["advise"] + src + ["--csv", "--json"])
+ok(rc == 1 and "exclude" in err, "advise --csv with --json: exit 1")
 
 done()
