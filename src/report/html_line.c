@@ -64,6 +64,18 @@ static bool whole_x(const struct rline *l)
 	return true;
 }
 
+/*
+ * Latency that spans more than a factor of 30 (a saturated device's queue)
+ * goes on a log scale, or the interesting part is a flat line at 0.
+ */
+static enum rscale auto_log(enum rscale s, enum runit u, double lo, double hi)
+{
+	if (s == RSC_LIN && (u == RU_MS || u == RU_NS) && lo > 0 &&
+	    hi / lo > 30)
+		return RSC_LOG;
+	return s;
+}
+
 static void range(const struct rline *l, int axis, bool x, double *lo,
 		  double *hi)
 {
@@ -200,10 +212,12 @@ static void draw(FILE *f, const struct rline *l, const struct line_style *style)
 		sx.d1 = hi;
 	}
 	range(l, 0, false, &lo, &hi);
-	svg_scale_fit(&sy, l->yscale, lo, hi, true, y0, y1);
+	svg_scale_fit(&sy, auto_log(l->yscale, l->yunit, lo, hi), lo, hi, true,
+		      y0, y1);
 	if (two) {
 		range(l, 1, false, &lo, &hi);
-		svg_scale_fit(&sy2, l->y2scale, lo, hi, true, y0, y1);
+		svg_scale_fit(&sy2, auto_log(l->y2scale, l->y2unit, lo, hi), lo,
+			      hi, true, y0, y1);
 	}
 
 	fputs("<figure class=\"chart line\"><figcaption><b>", f);
@@ -241,35 +255,6 @@ static void draw(FILE *f, const struct rline *l, const struct line_style *style)
 		fputs("</text>", f);
 	}
 
-	/* Marks: the cap (a horizontal line), the knee (a vertical one). */
-	for (size_t i = 0; i < l->nm; i++) {
-		const struct rmark *m = &l->m[i];
-
-		if (m->axis == 'x') {
-			double x = svg_map(&sx, m->v);
-
-			fprintf(f,
-				"<path class=\"mark\" d=\"M%.1f %.1fV%.1f\"/><text class=\"marklab\" x=\"%.1f\" y=\"%.1f\">",
-				x, y0, y1 - 2, x + 4, y1 + 10);
-		} else {
-			const struct svg_scale *s =
-				m->axis == 'r' && two ? &sy2 : &sy;
-			double y = svg_map(s, m->v);
-			char v[32];
-
-			fprintf(f,
-				"<path class=\"mark cap\" d=\"M%.1f %.1fH%.1f\"/><text class=\"marklab cap\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
-				x0, y, x1, x1 - 4, y - 4);
-			svg_tick_label(m->axis == 'r' ? l->y2unit : l->yunit,
-				       RSC_LIN, m->v, v, sizeof(v));
-			hx_textf(f, "%s %s", m->label ? m->label : "", v);
-			fputs("</text>", f);
-			continue;
-		}
-		hx_text(f, m->label);
-		fputs("</text>", f);
-	}
-
 	for (size_t i = 0; i < l->ns; i++) {
 		const struct rseries *s = &l->s[i];
 		const struct svg_scale *ys = s->axis && two ? &sy2 : &sy;
@@ -299,6 +284,38 @@ static void draw(FILE *f, const struct rline *l, const struct line_style *style)
 						svg_map(ys, s->y[j]),
 						style[i].color);
 	}
+	/*
+	 * Marks over the series, so that their labels stay readable: the cap
+	 * (a horizontal line), the knee (a vertical one).
+	 */
+	for (size_t i = 0; i < l->nm; i++) {
+		const struct rmark *m = &l->m[i];
+
+		if (m->axis == 'x') {
+			double x = svg_map(&sx, m->v);
+
+			fprintf(f,
+				"<path class=\"mark\" d=\"M%.1f %.1fV%.1f\"/><text class=\"marklab\" x=\"%.1f\" y=\"%.1f\">",
+				x, y0, y1 - 2, x + 4, y1 + 10);
+		} else {
+			const struct svg_scale *s =
+				m->axis == 'r' && two ? &sy2 : &sy;
+			double y = svg_map(s, m->v);
+			char v[32];
+
+			fprintf(f,
+				"<path class=\"mark cap\" d=\"M%.1f %.1fH%.1f\"/><text class=\"marklab cap\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+				x0, y, x1, x1 - 4, y - 4);
+			svg_tick_label(m->axis == 'r' ? l->y2unit : l->yunit,
+				       RSC_LIN, m->v, v, sizeof(v));
+			hx_textf(f, "%s %s", m->label ? m->label : "", v);
+			fputs("</text>", f);
+			continue;
+		}
+		hx_text(f, m->label);
+		fputs("</text>", f);
+	}
+
 	for (size_t i = 0; i < l->nd; i++) {
 		const struct rdot *d = &l->d[i];
 		const struct svg_scale *ys = d->axis && two ? &sy2 : &sy;

@@ -74,6 +74,8 @@ static const char css[] =
 	"svg .marklab{fill:#b42318;font-size:11.5px;font-weight:600}\n"
 	"svg .dot{fill:#fff;stroke:#1d2433;stroke-width:2.2}\n"
 	"svg .dotlab{font-weight:650}\n"
+	/* A white halo keeps labels legible where they cross a line. */
+	"svg .marklab,svg .dotlab{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}\n"
 	"svg .axt{fill:#4b5563}\n"
 	"svg .v-better{fill:var(--good);font-weight:650}\n"
 	"svg .v-worse{fill:var(--bad);font-weight:650}\n"
