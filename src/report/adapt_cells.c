@@ -10,25 +10,16 @@
 
 #include "adapt.h"
 #include "json_read.h"
+#include "../core/job.h"
+#include "../util/parse.h"
 #include "../util/xmem.h"
 
-/* What each of QEMU's cache modes loses on host power loss (design.md 3). */
-static const char *cache_risk(const char *cache)
+/* What a cache mode loses on host power loss, in the core's words. */
+static const char *risk_of(const char *cache)
 {
-	static const struct {
-		const char *cache, *risk;
-	} risks[] = {
-		{ "none", "writes not yet flushed by the guest" },
-		{ "directsync", "nothing: every write is durable" },
-		{ "writethrough", "nothing: every write is durable" },
-		{ "writeback", "writes not yet flushed by the guest" },
-		{ "unsafe", "everything not written back: flushes ignored" },
-	};
+	int c = cache ? parse_choice(cache, cache_names) : -1;
 
-	for (size_t i = 0; i < sizeof(risks) / sizeof(risks[0]); i++)
-		if (cache && !strcmp(cache, risks[i].cache))
-			return risks[i].risk;
-	return NULL;
+	return c < 0 ? NULL : cache_risk((enum cache_mode)c);
 }
 
 /* Add @s to @v (of *n) unless present; returns its index. */
@@ -123,7 +114,7 @@ static void heat_dir(struct rdoc *d, const char *section,
 		const struct adapt_cell *c = &cells[i];
 
 		rheat_extra(h, "risk on host power loss", i,
-			    c->risk ? c->risk : cache_risk(c->cache));
+			    c->risk ? c->risk : risk_of(c->cache));
 		for (size_t j = 0; j < ncols; j++) {
 			struct rcell *rc = rheat_cell(h, i, j);
 			const struct jr_node *t = find_test(c->tests, cols[j]);

@@ -83,6 +83,11 @@ bool adapt_lab(struct rdoc *d, const struct jr_node *root, struct err *err)
 					       jr_str(root, "kernel"));
 	rdoc_set(d, RS_ENV, "qemu", "QEMU binary", jr_str(o, "qemu"));
 	rdoc_set(d, RS_WORKLOAD, "suite", "suite", jr_str(o, "suite"));
+	adapt_list_setting(d, o, "buses", "buses", "buses");
+	adapt_list_setting(d, o, "formats", "formats", "image formats");
+	adapt_list_setting(d, o, "aios", "aios", "aio");
+	adapt_list_setting(d, o, "caches", "caches", "caches");
+	adapt_list_setting(d, o, "tests", "tests", "tests");
 	rdoc_set(d, RS_WORKLOAD, "preset", "preset", jr_str(o, "preset"));
 	rdoc_set(d, RS_WORKLOAD, "runs", "runs per cell",
 		 jr_scalar(o, "runs", buf, sizeof(buf)));
