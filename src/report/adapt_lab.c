@@ -60,6 +60,63 @@ static void lab_best(struct rdoc *d, const struct jr_node *best)
 		d->summary = xasprintf("%s\n%s", line[0], line[1]);
 }
 
+/*
+ * lab --doctor embeds what doctor saw inside each guest: the disk as the
+ * guest sees it (the write cache differs by cache mode) and its findings.
+ */
+static void lab_doctor(struct rdoc *d, const struct jr_node *cells)
+{
+	static const char *const head[] = { "bus",	"aio",
+					    "cache",	"guest disk",
+					    "driver",	"write cache",
+					    "findings", "most severe" };
+	struct rtable *t = NULL;
+
+	for (size_t i = 0; i < jr_len(cells); i++) {
+		const struct jr_node *c = jr_at(cells, i);
+		const struct jr_node *doc = jr_get(c, "doctor");
+		const struct jr_node *disk = jr_at(jr_get(doc, "disks"), 0);
+		const struct jr_node *fs = jr_get(doc, "findings");
+		const char *top = NULL;
+		int best = 0;
+		char counts[64];
+
+		if (!doc)
+			continue;
+		if (!t)
+			t = rdoc_table(
+				d, "doctor",
+				"What iolab doctor saw inside each guest", 8,
+				head);
+		for (size_t k = 0; k < jr_len(fs); k++) {
+			int r = rdoc_severity_rank(
+				jr_str(jr_at(fs, k), "severity"));
+
+			if (r > best) {
+				best = r;
+				top = jr_str(jr_at(fs, k), "id");
+			}
+		}
+		snprintf(counts, sizeof(counts), "%.0f critical, %.0f warning",
+			 jr_numd(doc, "summary.critical", 0),
+			 jr_numd(doc, "summary.warning", 0));
+		{
+			const char *row[8] = {
+				str_or(c, "bus", ""),
+				str_or(c, "aio", ""),
+				str_or(c, "cache", ""),
+				str_or(disk, "name", ""),
+				str_or(disk, "driver", ""),
+				str_or(disk, "write_cache", ""),
+				counts,
+				top ? top : "",
+			};
+
+			rtable_row(t, row);
+		}
+	}
+}
+
 bool adapt_lab(struct rdoc *d, const struct jr_node *root, struct err *err)
 {
 	const struct jr_node *cells = jr_get(root, "cells");
@@ -155,5 +212,6 @@ bool adapt_lab(struct rdoc *d, const struct jr_node *root, struct err *err)
 	free(c);
 	adapt_recommendation(d, jr_get(root, "recommendation"));
 	lab_best(d, jr_get(root, "best"));
+	lab_doctor(d, cells);
 	return true;
 }

@@ -156,8 +156,13 @@ void html_heat(FILE *f, const struct rheat *h, const char *id)
 		}
 		flags |= h->cells[i].flag != NULL;
 	}
-	/* Across more than a decade, colour by order of magnitude. */
+	/*
+	 * Across more than a decade, colour by order of magnitude; else from
+	 * zero, so that 12 against 15 MB/s does not look like night and day.
+	 */
 	logs = isfinite(lo) && hi / lo > 10;
+	if (!logs && isfinite(lo))
+		lo = 0;
 	fputs("<figure class=\"chart heat\"><figcaption><b>", f);
 	hx_text(f, h->title);
 	fputs("</b> ", f);

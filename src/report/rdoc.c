@@ -520,6 +520,10 @@ const char *rfmt(enum runit u, double v, char *buf, size_t len)
 		snprintf(buf, len, "-");
 		return buf;
 	}
+	if (v == 0 && u != RU_NS) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
 	switch (u) {
 	case RU_NS:
 		return fmt_ns(v, buf, len);

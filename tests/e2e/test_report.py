@@ -149,6 +149,12 @@ with tmpdir() as t:
             ok(vals and all("background:#" in (td.get("style") or "")
                             for td in vals),
                n + ": measured cells coloured (%d)" % len(vals))
+        if cmd == "lab":
+            with_doctor = sum(1 for c in docs[n]["cells"] if c.get("doctor"))
+            rows = [tr for f in figs if "doctor saw" in text_of(f)
+                    for tb in f.iter(X + "tbody") for tr in tb]
+            ok(len(rows) == with_doctor,
+               n + ": what doctor saw in %d guests" % with_doctor)
         if n == "matrix.json":
             ok("page cache" in " ".join(text_of(f) for f in heats),
                n + ": page-cache reads flagged")
