@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `iolab advise --json` to the compare/report model. Written from the
- * schema in issue 7 (advise had not landed when this was written):
- * {"vms":[{"name","source","disks":[{"id","file","format","bus","cache",
- * "aio","iothread","queues"}]}],"findings":[{"severity","rule","vm","disk",
- * "message","why","fix"}]}.
+ * `iolab advise --json` to the compare/report model; the schema is in
+ * iolab-advise(1): "vms":[{"name","source","vcpus","machine","guest_os",
+ * "iothreads","disks":[{"id","file","format","bus","cache","aio",
+ * "iothread","queues",...}]}], "findings":[{"severity","rule","vm","disk",
+ * "message","why","fix","where"}], "summary".
  */
 #include <stdio.h>
 

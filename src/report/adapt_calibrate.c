@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `iolab calibrate --json` to the compare/report model. Written from the
- * schema in issue 5 (calibrate had not landed when this was written):
- * {"max_iops","actual_latency_ms","max_mbps","max_pmbps","curve":[{"load",
- * "iops","mbps","lat_ns":{"mean","p50","p99"}}],"knee":{"load","iops",
- * "concurrency"}}.
+ * `iolab calibrate --json` to the compare/report model, after
+ * iolab-calibrate(1) of the calibrate branch (not on main yet):
+ * "max_iops" (null when no load met the cap), "actual_latency_ms",
+ * "max_mbps", "max_pmbps", "curve":[{"load","qd","threads","iops","mbps",
+ * "lat_ms":{"mean","p50","p99"},"meets_cap","best"}], "large_curve",
+ * "knee":{"load","littles_law_parallelism","qd1_latency_ms",...},
+ * "classification", "budget":{"cut_short"}. Reads the issue's spelling
+ * (lat_ns, at_load, knee.concurrency) too.
  */
 #include <math.h>
 #include <stdio.h>

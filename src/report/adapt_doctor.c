@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `iolab doctor --json` to the compare/report model. Written from the
- * schema in issue 6 (doctor had not landed when this was written):
- * {"virtualization":{"hypervisor","product","container"},"disks":[{"name",
- * "driver","bus","model","size_bytes","scheduler","queues",...}],
- * "findings":[{"severity","id","disk","message","why","fix"}]}.
+ * `iolab doctor --json` to the compare/report model; the schema is in
+ * iolab-doctor(1): "system", "virtualization", "guest", "disks":[{"name",
+ * "driver","bus","controller","model","size_bytes","scheduler","queues",
+ * ...,"probe":{"lat_ns"}}], "findings":[{"severity","id","disk","message",
+ * "why","fix":{"summary","commands","host":{...}}}], "summary".
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `iolab lab --json` to the compare/report model. Written from the schema
- * in issue 8 (lab had not landed when this was written): {"qemu_version",
- * "accel", "cells":[{"bus","format","aio","cache","status":"ok|refused|
- * failed","reason","result":{...as mark...}}]}. One set of heat maps per
- * bus (and image format, when several).
+ * `iolab lab --json` to the compare/report model, after the lab branch's
+ * lab_json.c (not on main yet): "qemu_version", "accel", "accel_note",
+ * "cells":[{"bus","format","aio","cache","status":"ok|refused|failed",
+ * "reason","result":{...a mark document...},"doctor":{...}|null}],
+ * "best":{"safe","overall"}. One set of heat maps per bus (and image
+ * format, when several).
  */
 #include <math.h>
 #include <stdio.h>

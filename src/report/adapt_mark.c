@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `iolab mark --json` to the compare/report model. Written from the
- * schema in issue 4 (mark had not landed when this was written):
- * {"tests":[{"name","bs_bytes","qd","threads","read":{"mbps":{"max",
- * "mean","min","stddev"},"iops":{...},"lat_ns":{"mean","p99"},"runs":[]},
- * "write":{...}}]}.
+ * `iolab mark --json` to the compare/report model, after iolab-mark(1) of
+ * the mark branch (mark was not on main yet): "tests":[{"name","pattern",
+ * "bs_bytes","qd","threads","read":{"mbps":{"max","mean","min","stddev"},
+ * "iops":{...},"lat_ns":{"mean","p99",...},"page_cache_reads","warnings",
+ * "runs":[...]},"write":{...},"mix":{...}}]. Tolerates the spec's older
+ * spellings (issue 4).
  */
 #include <math.h>
 #include <stdio.h>
@@ -51,10 +52,9 @@ static const char *test_subtitle(const struct jr_node *t, char *buf, size_t len)
 	char bs[32];
 	const char *pat = jr_str(t, "pattern");
 	const char *name = jr_str(t, "name");
+	/* "sequential" (mark's word) or, without a pattern, the SEQ name. */
 	bool seq = pat ? !strncmp(pat, "seq", 3) :
 			 (name && !strncmp(name, "SEQ", 3));
-
-	/* "sequential" (mark) or "seq" (older spellings) both mean it. */
 
 	if (!adapt_size(t, "bs_bytes", bs, sizeof(bs)))
 		return NULL;

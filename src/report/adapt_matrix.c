@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `iolab matrix --json` to the compare/report model. Written from the
- * schema in issue 4 (matrix had not landed when this was written):
- * {"cells":[{"engine","cache","status":"ok|refused|failed","reason",
- * "tests":[...as mark...]}]}.
+ * `iolab matrix --json` to the compare/report model, after iolab-matrix(1)
+ * of the mark branch (not on main yet): "cells":[{"engine","cache",
+ * "status":"ok|refused|failed|not-run","reason","forced","risk",
+ * "page_cache_reads","tests":[...as mark...]}], "recommendation":{"text"}.
  */
 #include <stdio.h>
 #include <stdlib.h>
