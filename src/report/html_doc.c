@@ -292,8 +292,9 @@ void html_doc_section(FILE *f, const struct rdoc *d, const char *id,
 	if (d->mtime) {
 		struct tm tm;
 
-		localtime_r(&d->mtime, &tm);
-		strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
+		/* UTC, as the page's "generated" time. */
+		gmtime_r(&d->mtime, &tm);
+		strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
 	}
 	fprintf(f, "<section class=\"card doc\" id=\"%s\"><div class=\"head\">",
 		id);
