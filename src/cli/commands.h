@@ -9,5 +9,9 @@
 int cmd_run(int argc, char **argv);
 int cmd_mark(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
 
 #endif
