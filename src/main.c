@@ -16,6 +16,8 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "one workload, fio-like flags" },
+	{ "calibrate", cmd_calibrate,
+	  "Oracle CALIBRATE_IO figures and the curve behind them" },
 	{ NULL, NULL, NULL },
 };
 
