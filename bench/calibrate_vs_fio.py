@@ -87,6 +87,12 @@ def show_iolab(doc):
     print("max_iops = %s  latency = %s ms  max_mbps = %s  max_pmbps = %s" % (
         doc["max_iops"], doc["actual_latency_ms"], doc["max_mbps"],
         doc["max_pmbps"]))
+    for ph, sr in doc["search"].items():
+        print("search %-6s end %-8s windows %2d  %5.1f s  window %.2f s%s" % (
+            ph, sr["end"], sr["windows"], sr["seconds"], sr["window_s"],
+            "  CUT in " + sr["cut_stage"] if sr["cut_short"] else ""))
+    for w in doc["warnings"]:
+        print("warning " + w["id"] + ": " + w["message"])
 
 
 def main():

@@ -39,6 +39,7 @@ static const double phase_share[CAL_PHASES] = { 0.60, 0.25, 0.10 };
 #define WARMUP_MAX_NS 2000000000ull
 /* Fewer I/Os than this in a window: later windows of the phase grow (up to
  * 4x) so the statistic rests on enough of them. */
+#define OVERHEAD_MIN_NS 30000000ull
 #define WINDOW_MIN_IOS_MEAN 500
 #define WINDOW_MIN_IOS_P99 2000
 
@@ -88,7 +89,7 @@ struct measurer {
 	unsigned int ncpus;
 	uint64_t phase_deadline_ns, deadline_ns;
 	uint64_t window_ns, base_window_ns, warmup_ns;
-	uint64_t overhead_ns; /* worst set-up + drain seen so far */
+	uint64_t overhead_ns; /* set-up + drain per window, smoothed */
 	unsigned int phase_samples, total_samples;
 	bool failed; /* could not run: err is set */
 	char label[64];
@@ -120,7 +121,7 @@ static void describe_io_error(struct measurer *m, const struct run_result *res)
 	char bs[32];
 
 	snprintf(m->r->io_error_msg, sizeof(m->r->io_error_msg),
-		 "a %s read at offset %llu of %s failed: %s (%llu errors)",
+		 "reading %s at offset %llu of %s failed: %s (%llu errors)",
 		 fmt_size(res->spec.bs, bs, sizeof(bs)),
 		 (unsigned long long)res->first_err_off, m->t->path,
 		 res->first_errno ? strerror(res->first_errno) :
@@ -186,8 +187,9 @@ static int measure(void *ctx, unsigned int load, enum cal_stage stage,
 	 * left in a cache. */
 	j.seed = 0xca11b8a7eull + 0x9e3779b97f4a7c15ull * ++m->total_samples;
 	j.npercentiles = 0;
-	snprintf(m->label, sizeof(m->label), "iolab calibrate: %s",
-		 m->phase_name);
+	snprintf(m->label, sizeof(m->label), "iolab calibrate %.0f/%.0f s, %s",
+		 (double)(now - m->o->start_ns) / 1e9,
+		 (double)m->o->budget_ns / 1e9, m->phase_name);
 	ro.label = m->label;
 	ro.progress = m->o->progress;
 
@@ -197,8 +199,18 @@ static int measure(void *ctx, unsigned int load, enum cal_stage stage,
 		return CAL_STOP;
 	}
 	spent = clock_ns() - t0;
-	if (spent > warm + win && spent - warm - win > m->overhead_ns)
-		m->overhead_ns = spent - warm - win;
+	/* Set-up and the drain of the last reads, smoothed: one stalled
+	 * drain must not make every later window look unaffordable; it is
+	 * also never counted as more than a window. */
+	{
+		uint64_t o = spent > warm + win ? spent - warm - win : 0;
+
+		if (o > m->window_ns)
+			o = m->window_ns;
+		m->overhead_ns = (m->overhead_ns + o) / 2;
+		if (m->overhead_ns < OVERHEAD_MIN_NS)
+			m->overhead_ns = OVERHEAD_MIN_NS;
+	}
 	m->phase_samples++;
 	if (res.errors) {
 		describe_io_error(m, &res);
@@ -421,7 +433,7 @@ bool calibrate_run(const struct cal_opts *o, const struct target *t,
 		r->max_large_load = engine_limit(o->engine);
 
 	m.deadline_ns = o->start_ns + o->budget_ns;
-	m.overhead_ns = 30000000ull;
+	m.overhead_ns = OVERHEAD_MIN_NS;
 
 	for (int k = 0; k < CAL_PHASES; k++) {
 		cal_search_defaults(&r->ph[k].p);

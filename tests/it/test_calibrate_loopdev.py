@@ -96,4 +96,32 @@ with loopdev(64) as dev:
                           capture_output=True, text=True)
     ok(fsck.returncode == 0, "filesystem clean after calibrating it mounted")
 
+# A device that fails reads: a loop device whose backing file was cut short
+# after it was set up fails reads past the cut (EIO, or a short transfer).
+with tempfile.TemporaryDirectory(dir=os.environ.get("IOLAB_BUILD")) as d:
+    back = os.path.join(d, "short.img")
+    with open(back, "wb") as f:
+        f.truncate(64 << 20)
+    p = subprocess.run(["losetup", "--find", "--show", back],
+                       capture_output=True, text=True)
+    if p.returncode:
+        skip("cannot set up a loop device: " + p.stderr.strip())
+    dev = p.stdout.strip()
+    try:
+        os.truncate(back, 4 << 20)
+        rc, out, err = run(["calibrate", dev, "--budget", "4s"] + QUIET)
+        ok(rc == 3, "a failing read exits 3 (got %d)" % rc)
+        ok("PARTIAL: I/O error" in out and "at offset" in err and
+           ("Input/output error" in err or "short transfer" in err),
+           "the failure is reported: %s" % err.strip())
+        doc = run_json(["calibrate", dev, "--budget", "4s"] + QUIET,
+                       check=3)
+        if doc:
+            ok(doc["partial"] is True and "at offset" in doc["io_error"]
+               and doc["search"]["small"]["end"] == "stopped",
+               "JSON: partial, io_error names it, search stopped (%r, %s)"
+               % (doc["io_error"], doc["search"]["small"]["end"]))
+    finally:
+        subprocess.run(["losetup", "-d", dev])
+
 done()
