@@ -129,31 +129,35 @@ def main():
         if args.order == "interleaved":
             runs.append(sweep(args)[0])
 
-    best = None
+    bests = []
     for i, pts in enumerate(runs):
         if len(runs) > 1:
             print("sweep %d of %d%s" % (i + 1, len(runs),
                                          " (before iolab)" if i == 0 else
                                          " (after iolab)"))
-        b = show_sweep(pts, args.seconds, args.cap_ms)
-        if b and (best is None or b["iops"] > best["iops"]):
-            best = b
+        bests.append(show_sweep(pts, args.seconds, args.cap_ms))
         print()
     show_iolab(doc)
     print()
     budget_s = doc["budget"]["budget_s"]
-    if best is None or doc["max_iops"] is None:
+    if not any(bests) or doc["max_iops"] is None:
         print("no sweep point or no max_iops meets the cap: nothing to "
-              "compare (sweep best %r, iolab %r)" % (best, doc["max_iops"]))
+              "compare (sweep best %r, iolab %r)" % (bests, doc["max_iops"]))
         return 1
-    ratio = doc["max_iops"] / best["iops"]
-    in_tol = abs(ratio - 1) <= args.tolerance
+    in_tol = False
+    for i, b in enumerate(bests):
+        if not b:
+            continue
+        ratio = doc["max_iops"] / b["iops"]
+        ok = abs(ratio - 1) <= args.tolerance
+        in_tol |= ok
+        print("sweep %d best meeting the cap: QD %d, %.0f IOPS, mean %.3f ms;"
+              " iolab max_iops %d = %.1f%% of it: %s" % (
+                  i + 1, b["qd"], b["iops"], b["mean_ms"], doc["max_iops"],
+                  ratio * 100, "within" if ok else "outside"))
     in_budget = wall <= budget_s + 0.5
-    print("best sweep point meeting the cap: QD %d, %.0f IOPS, mean %.3f ms"
-          % (best["qd"], best["iops"], best["mean_ms"]))
-    print("iolab max_iops %d = %.1f%% of it (tolerance %.0f%%): %s" % (
-        doc["max_iops"], ratio * 100, args.tolerance * 100,
-        "PASS" if in_tol else "FAIL"))
+    print("max_iops within %.0f%% of a sweep's best: %s" % (
+        args.tolerance * 100, "PASS" if in_tol else "FAIL"))
     print("iolab wall time %.1f s, budget %.0f s: %s" % (
         wall, budget_s, "PASS" if in_budget else "FAIL"))
     return 0 if in_tol and in_budget else 1

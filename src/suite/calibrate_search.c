@@ -179,12 +179,11 @@ static bool wants_second(const struct cal_search *s,
 		return true;
 	if (near_cap(p, cal_point_stat(pt, p->stat)))
 		return true;
-	/* Missing the cap decides the bracket (or "not met"): make sure. */
-	if (!pt->meets_cap)
-		return true;
-	/* More load, less throughput: interference, or a real peak; which
-	 * one needs a second look. */
-	return i > 0 && pt->iops < s->pts[i - 1].iops * (1 - p->tolerance);
+	/* Missing the cap decides the bracket (or "not met"): make sure.
+	 * A load whose throughput merely fell is not repeated here: the
+	 * ramp does not stop on a fall, and time spent re-measuring low
+	 * loads on a busy machine is time the high loads do not get. */
+	return !pt->meets_cap;
 }
 
 /* Two windows that disagree need a third, and the median decides. */

@@ -336,17 +336,14 @@ static void test_interference_spikes_are_outvoted(void **state)
 
 static void test_burst_is_not_a_plateau(void **state)
 {
-	/* A neighbour's burst over windows 3 to 6 (loads 4 and 8, sampled
-	 * twice each as they fall): neither gains on the load before, which
-	 * looks like two flat doublings, but they fell below load 2's rate,
-	 * which saturation does not do; the ramp must go on and find the
-	 * device's real rate. */
-	struct dev d = {
-		.shape = SATURATING,
-		.xmax = 80000,
-		.k = 4,
-		.factor = { [2] = 0.5, [3] = 0.5, [4] = 0.35, [5] = 0.35 }
-	};
+	/* A neighbour's burst over windows 3 and 4 (loads 4 and 8): neither
+	 * gains on the load before, which looks like two flat doublings,
+	 * but they fell below load 2's rate, which saturation does not do;
+	 * the ramp must go on and find the device's real rate. */
+	struct dev d = { .shape = SATURATING,
+			 .xmax = 80000,
+			 .k = 4,
+			 .factor = { [2] = 0.5, [3] = 0.35 } };
 	struct cal_search_params p = params(512, 10 * MS);
 	double truth = best_under_cap(&d, 512, 10 * MS, CAL_STAT_MEAN);
 	struct cal_search s;
