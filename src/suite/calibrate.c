@@ -351,6 +351,11 @@ static void figures(struct cal_result *r, const struct cal_opts *o,
 	f.nloads = s->n;
 	f.knee_load = r->knee.valid ? r->knee.load : 0;
 	f.end = s->end;
+	f.still_growing =
+		s->best > 0 &&
+		s->pts[s->best].iops >=
+			s->pts[s->best - 1].iops *
+				(1 + r->ph[CAL_PHASE_SMALL].p.plateau_gain);
 	f.cap_met = r->cap_met;
 	f.cap_ms = o->max_latency_ms;
 	f.max_load = r->max_small_load;
@@ -388,12 +393,20 @@ static void notes(struct cal_result *r, const struct cal_opts *o)
 				&r->warnings, "unconfirmed",
 				"max_iops rests on a single window: the budget left no time to confirm it; give a larger --budget");
 	}
-	if (s->end == CAL_END_MAX_LOAD && s->best >= 0 &&
-	    s->pts[s->best].load == r->max_small_load)
+	/* Best at the bound and still gaining on the load before it: the
+	 * bound, not the device, ended the ramp. */
+	if (s->end == CAL_END_MAX_LOAD && s->best > 0 &&
+	    s->pts[s->best].load == r->max_small_load &&
+	    s->pts[s->best].iops >=
+		    s->pts[s->best - 1].iops *
+			    (1 + r->ph[CAL_PHASE_SMALL].p.plateau_gain))
 		warn_add(
 			&r->warnings, "load-bound",
-			"IOPS was still growing at the concurrency bound (load %u = %u per disk x --disks %u): the device may do more; give a larger --disks",
-			r->max_small_load, CAL_SMALL_PER_DISK, r->disks);
+			"IOPS was still growing at the concurrency bound (load %u = %u per disk x --disks %u, %.0f%% more than at load %u): the device may do more; give a larger --disks",
+			r->max_small_load, CAL_SMALL_PER_DISK, r->disks,
+			100 * (s->pts[s->best].iops / s->pts[s->best - 1].iops -
+			       1),
+			s->pts[s->best - 1].load);
 	for (int k = 0; k < CAL_PHASES; k++)
 		for (unsigned int i = 0; i < r->ph[k].s.n; i++)
 			if (r->ph[k].s.pts[i].noisy) {

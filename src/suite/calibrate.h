@@ -132,6 +132,7 @@ struct cal_facts {
 	unsigned int nloads; /* loads measured */
 	double knee_load;
 	enum cal_end end;
+	bool still_growing; /* the best load gained >= 5 % on the one before */
 	bool cap_met;
 	double cap_ms;
 	unsigned int max_load;

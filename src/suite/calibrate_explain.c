@@ -155,7 +155,8 @@ static void scaling_clause(const struct cal_facts *f, char *b, size_t len)
 			ratio);
 		return;
 	}
-	if (f->end == CAL_END_MAX_LOAD && f->best_load >= f->max_load) {
+	if (f->end == CAL_END_MAX_LOAD && f->best_load >= f->max_load &&
+	    f->still_growing) {
 		snprintf(
 			b, len,
 			", and IOPS grows %.1fx with load and was still growing at the --disks bound (load %u): there is more to find with a larger --disks",
