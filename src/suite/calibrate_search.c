@@ -280,6 +280,17 @@ static int bisect(struct cal_search *s, const struct cal_search_params *p,
 	return CAL_MEASURED;
 }
 
+/* The highest IOPS among the loads below @load that met the cap. */
+static double best_below(const struct cal_search *s, unsigned int load)
+{
+	double top = 0;
+
+	for (unsigned int i = 0; i < s->n && s->pts[i].load < load; i++)
+		if (s->pts[i].meets_cap && s->pts[i].iops > top)
+			top = s->pts[i].iops;
+	return top;
+}
+
 static int ramp(struct cal_search *s, const struct cal_search_params *p,
 		cal_measure_fn fn, void *ctx)
 {
@@ -308,20 +319,18 @@ static int ramp(struct cal_search *s, const struct cal_search_params *p,
 		}
 		s->lo = load;
 		if (prev_load) {
-			const struct cal_point *pv =
-				cal_search_at(s, prev_load);
-			int b = pick_best(s);
+			double top = best_below(s, load);
 
-			/* Flat: no gain, but no fall either. A saturated
-			 * device holds its rate; one that lost more than the
-			 * tolerance against the best so far was disturbed
+			/* Flat: no gain on the best so far, but no fall
+			 * either. A saturated device holds its rate; one
+			 * that lost more than the tolerance was disturbed
 			 * (a neighbour's burst) and proves nothing, so the
-			 * ramp goes on. */
-			if (pt->iops >= pv->iops * (1 + p->plateau_gain))
+			 * ramp goes on. Against the best, not the load
+			 * before: noise that dips one load must not make
+			 * the next look like growth. */
+			if (pt->iops >= top * (1 + p->plateau_gain))
 				flat = 0;
-			else if (b >= 0 &&
-				 pt->iops >=
-					 s->pts[b].iops * (1 - p->tolerance))
+			else if (pt->iops >= top * (1 - p->tolerance))
 				flat++;
 		}
 		if (flat >= 2) {

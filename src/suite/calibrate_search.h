@@ -7,7 +7,8 @@
  * search ramps the load 1, 2, 4, ... up to a bound; it stops doubling when
  * the latency statistic crosses the cap (then bisects between the last load
  * that met it and the first that did not), when throughput stops growing
- * (two doublings each gaining less than plateau_gain), or at the bound. A
+ * (two doublings each gaining less than plateau_gain on the best so far,
+ * a fall not counting), or at the bound. A
  * sample is repeated where one sample is not enough to decide: near the
  * cap, when it disagrees with its neighbour, or when the measurer calls it
  * noisy; two samples that disagree get a third and the median wins. The

@@ -358,6 +358,25 @@ static void test_burst_is_not_a_plateau(void **state)
 	cal_search_free(&s);
 }
 
+static void test_flat_noise_is_a_plateau(void **state)
+{
+	/* A saturated device whose windows wobble: 1000, 950, 1020, 950,
+	 * ...: each rise on the load before is noise, not growth on the
+	 * best so far, and must not restart the count of flat doublings. */
+	struct dev d = { .shape = SINGLE_SERVER,
+			 .a_ns = 1 * MS,
+			 .factor = { 1.0, 0.95, 1.02, 0.95, 1.02, 0.95, 1.02,
+				     0.95, 1.02, 0.95, 1.02 } };
+	struct cal_search_params p = params(512, 0);
+	struct cal_search s;
+
+	(void)state;
+	cal_search_run(&p, measure, &d, &s);
+	assert_int_equal(s.end, CAL_END_PLATEAU);
+	assert_int_equal(d.max_seen, 4);
+	cal_search_free(&s);
+}
+
 static void test_budget_cuts_ramp(void **state)
 {
 	struct dev d = { .shape = FLAT_LATENCY, .a_ns = 100 * US, .budget = 3 };
@@ -533,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_noisy_device),
 		cmocka_unit_test(test_interference_spikes_are_outvoted),
 		cmocka_unit_test(test_burst_is_not_a_plateau),
+		cmocka_unit_test(test_flat_noise_is_a_plateau),
 		cmocka_unit_test(test_budget_cuts_ramp),
 		cmocka_unit_test(test_budget_cuts_confirmation),
 		cmocka_unit_test(test_budget_keeps_time_to_confirm),
