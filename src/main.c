@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "one workload, fio-like flags" },
 	{ "calibrate", cmd_calibrate,
 	  "Oracle CALIBRATE_IO figures and the curve behind them" },
+	{ "doctor", cmd_doctor, "why this Linux guest's disks are slow, and what to change" },
 	{ NULL, NULL, NULL },
 };
 

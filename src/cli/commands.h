@@ -8,5 +8,6 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 
 #endif
