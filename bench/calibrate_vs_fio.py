@@ -29,6 +29,7 @@ def fio_point(target, bs, qd, seconds):
            "--bs=" + bs, "--direct=1", "--ioengine=io_uring",
            "--iodepth=%d" % qd, "--runtime=%g" % seconds, "--time_based",
            "--ramp_time=0.5", "--readonly", "--randrepeat=0",
+           "--norandommap",
            "--output-format=json"]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
