@@ -37,11 +37,12 @@ static const double phase_share[CAL_PHASES] = { 0.60, 0.25, 0.10 };
 #define WINDOW_MAX_NS 10000000000ull
 #define WARMUP_MIN_NS 100000000ull
 #define WARMUP_MAX_NS 2000000000ull
-/* Fewer I/Os than this in a window: later windows of the phase grow (up to
- * 4x) so the statistic rests on enough of them. */
 #define OVERHEAD_MIN_NS 30000000ull
-#define WINDOW_MIN_IOS_MEAN 500
-#define WINDOW_MIN_IOS_P99 2000
+/* Fewer reads than this in a window make its latency statistic rough (a
+ * p99 of 1000 rests on 10 reads). Said in a warning, not fixed by longer
+ * windows: one disturbed window must not cost the ramp its budget. */
+#define WINDOW_MIN_IOS_MEAN 200
+#define WINDOW_MIN_IOS_P99 1000
 
 unsigned int calibrate_split(unsigned int load, enum engine_kind engine,
 			     unsigned int ncpus, unsigned int *qd,
@@ -88,7 +89,7 @@ struct measurer {
 	struct err *err;
 	unsigned int ncpus;
 	uint64_t phase_deadline_ns, deadline_ns;
-	uint64_t window_ns, base_window_ns, warmup_ns;
+	uint64_t window_ns, warmup_ns; /* this phase's */
 	uint64_t overhead_ns; /* set-up + drain per window, smoothed */
 	unsigned int phase_samples, total_samples;
 	bool failed; /* could not run: err is set */
@@ -246,17 +247,6 @@ static int measure(void *ctx, unsigned int load, enum cal_stage stage,
 		.seconds = res.elapsed_s,
 		.ios = res.dir[DIR_READ].ios,
 	};
-	/* Too few I/Os for the statistic: lengthen the later windows. */
-	{
-		uint64_t want = m->o->stat == CAL_STAT_P99 ?
-					WINDOW_MIN_IOS_P99 :
-					WINDOW_MIN_IOS_MEAN;
-
-		if (ph->p.cap_ns > 0 && out->ios < want &&
-		    m->window_ns < 4 * m->base_window_ns)
-			m->window_ns *= 2;
-	}
-	ph->window_s = (double)m->window_ns / 1e9;
 	result_free(&res);
 	return CAL_MEASURED;
 }
@@ -290,13 +280,11 @@ static void run_phase(struct measurer *m, enum cal_phase_id id,
 		/* Each window: 1.25 windows of time (warm-up) + overhead. */
 		per = (double)(m->phase_deadline_ns - now) / windows;
 		per -= (double)m->overhead_ns;
-		m->base_window_ns =
-			clamp_u64((uint64_t)(per > 0 ? per / 1.25 : 0),
-				  WINDOW_MIN_NS, WINDOW_MAX_NS);
-		m->warmup_ns = clamp_u64(m->base_window_ns / 4, WARMUP_MIN_NS,
+		m->window_ns = clamp_u64((uint64_t)(per > 0 ? per / 1.25 : 0),
+					 WINDOW_MIN_NS, WINDOW_MAX_NS);
+		m->warmup_ns = clamp_u64(m->window_ns / 4, WARMUP_MIN_NS,
 					 WARMUP_MAX_NS);
 	}
-	m->window_ns = m->base_window_ns;
 	ph->window_s = (double)m->window_ns / 1e9;
 	ph->warmup_s = (double)m->warmup_ns / 1e9;
 	ph->ran = true;
@@ -407,6 +395,25 @@ static void notes(struct cal_result *r, const struct cal_opts *o)
 			100 * (s->pts[s->best].iops / s->pts[s->best - 1].iops -
 			       1),
 			s->pts[s->best - 1].load);
+	{
+		uint64_t want = o->stat == CAL_STAT_P99 ? WINDOW_MIN_IOS_P99 :
+							  WINDOW_MIN_IOS_MEAN;
+		uint64_t fewest = UINT64_MAX;
+		unsigned int at = 0;
+
+		for (unsigned int i = 0; i < s->n; i++)
+			for (unsigned int w = 0; w < s->pts[i].nsamples; w++)
+				if (s->pts[i].s[w].ios < fewest) {
+					fewest = s->pts[i].s[w].ios;
+					at = s->pts[i].load;
+				}
+		if (fewest < want)
+			warn_add(
+				&r->warnings, "few-reads",
+				"a window at load %u measured only %llu reads: latency figures resting on fewer than %llu reads per window are rough (the device is slow, or was stalled); a longer --budget gives longer windows",
+				at, (unsigned long long)fewest,
+				(unsigned long long)want);
+	}
 	for (int k = 0; k < CAL_PHASES; k++)
 		for (unsigned int i = 0; i < r->ph[k].s.n; i++)
 			if (r->ph[k].s.pts[i].noisy) {

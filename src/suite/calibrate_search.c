@@ -177,6 +177,10 @@ static bool wants_second(const struct cal_search *s,
 
 	if (pt->s[0].noise > p->tolerance)
 		return true;
+	/* Load 1 of a capped search is the reference: the cap decision
+	 * ("not met") and the reading of the result rest on it. */
+	if (p->cap_ns > 0 && pt->load == 1)
+		return true;
 	if (near_cap(p, cal_point_stat(pt, p->stat)))
 		return true;
 	/* Missing the cap decides the bracket (or "not met"): make sure.

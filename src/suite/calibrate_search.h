@@ -9,9 +9,10 @@
  * that met it and the first that did not), when throughput stops growing
  * (two doublings each gaining less than plateau_gain on the best so far,
  * a fall not counting), or at the bound. A
- * sample is repeated where one sample is not enough to decide: near the
- * cap, when it disagrees with its neighbour, or when the measurer calls it
- * noisy; two samples that disagree get a third and the median wins. The
+ * sample is repeated where one sample is not enough to decide: at load 1
+ * of a capped search (the reference), near or over the cap, or when the
+ * measurer calls it noisy; two samples that disagree get a third and the
+ * median wins. The
  * best point is confirmed by a second sample before it is reported, so one
  * lucky window cannot become the headline.
  */

@@ -142,7 +142,7 @@ static void check_sorted(const struct cal_search *s)
 	}
 }
 
-static void test_flat_latency_runs_to_the_bound(void **state)
+static void test_flat_latency_linear_iops_runs_to_the_bound(void **state)
 {
 	struct dev d = { .shape = FLAT_LATENCY, .a_ns = 100 * US };
 	struct cal_search_params p = params(64, 10 * MS);
@@ -178,7 +178,7 @@ static void test_bound_not_a_power_of_two(void **state)
 	cal_search_free(&s);
 }
 
-static void test_single_server_plateaus(void **state)
+static void test_linear_device_single_server_plateaus(void **state)
 {
 	/* 1 ms per request, one at a time: 1000 IOPS at any load. */
 	struct dev d = { .shape = SINGLE_SERVER, .a_ns = 1 * MS };
@@ -336,14 +336,15 @@ static void test_interference_spikes_are_outvoted(void **state)
 
 static void test_burst_is_not_a_plateau(void **state)
 {
-	/* A neighbour's burst over windows 3 and 4 (loads 4 and 8): neither
+	/* A neighbour's burst over windows 4 and 5 (loads 4 and 8; load 1
+	 * takes two, as the reference of a capped search): neither
 	 * gains on the load before, which looks like two flat doublings,
 	 * but they fell below load 2's rate, which saturation does not do;
 	 * the ramp must go on and find the device's real rate. */
 	struct dev d = { .shape = SATURATING,
 			 .xmax = 80000,
 			 .k = 4,
-			 .factor = { [2] = 0.5, [3] = 0.35 } };
+			 .factor = { [3] = 0.5, [4] = 0.35 } };
 	struct cal_search_params p = params(512, 10 * MS);
 	double truth = best_under_cap(&d, 512, 10 * MS, CAL_STAT_MEAN);
 	struct cal_search s;
@@ -379,7 +380,8 @@ static void test_flat_noise_is_a_plateau(void **state)
 
 static void test_budget_cuts_ramp(void **state)
 {
-	struct dev d = { .shape = FLAT_LATENCY, .a_ns = 100 * US, .budget = 3 };
+	/* 4 windows: two for load 1 (the reference), then loads 2 and 4. */
+	struct dev d = { .shape = FLAT_LATENCY, .a_ns = 100 * US, .budget = 4 };
 	struct cal_search_params p = params(512, 10 * MS);
 	struct cal_search s;
 
@@ -395,8 +397,9 @@ static void test_budget_cuts_ramp(void **state)
 
 static void test_budget_cuts_confirmation(void **state)
 {
-	/* 1..64 is 7 windows; no room for the confirming 8th. */
-	struct dev d = { .shape = FLAT_LATENCY, .a_ns = 100 * US, .budget = 7 };
+	/* 1..64 is 8 windows (two at load 1); no room for the confirming
+	 * 9th. */
+	struct dev d = { .shape = FLAT_LATENCY, .a_ns = 100 * US, .budget = 8 };
 	struct cal_search_params p = params(64, 10 * MS);
 	struct cal_search s;
 
@@ -412,11 +415,11 @@ static void test_budget_cuts_confirmation(void **state)
 
 static void test_budget_keeps_time_to_confirm(void **state)
 {
-	/* 5 windows, 1 kept back: the ramp gets 4 (loads 1..8), and the
-	 * best is still confirmed by a second window. */
+	/* 6 windows, 1 kept back: the ramp gets 5 (loads 1, 1, 2, 4, 8),
+	 * and the best is still confirmed by a second window. */
 	struct dev d = { .shape = FLAT_LATENCY,
 			 .a_ns = 100 * US,
-			 .budget = 5,
+			 .budget = 6,
 			 .reserve = 1 };
 	struct cal_search_params p = params(64, 10 * MS);
 	struct cal_search s;
@@ -428,7 +431,7 @@ static void test_budget_keeps_time_to_confirm(void **state)
 	assert_int_equal(s.n, 4);
 	assert_int_equal(s.pts[s.best].load, 8);
 	assert_int_equal(s.pts[s.best].nsamples, 2);
-	assert_int_equal(d.windows, 5);
+	assert_int_equal(d.windows, 6);
 	cal_search_free(&s);
 }
 
@@ -455,7 +458,7 @@ static void test_stop(void **state)
 {
 	struct dev d = { .shape = FLAT_LATENCY,
 			 .a_ns = 100 * US,
-			 .stop_after = 2 };
+			 .stop_after = 3 };
 	struct cal_search_params p = params(512, 10 * MS);
 	struct cal_search s;
 
@@ -542,9 +545,10 @@ static void test_median_of_three(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_flat_latency_runs_to_the_bound),
+		cmocka_unit_test(
+			test_flat_latency_linear_iops_runs_to_the_bound),
 		cmocka_unit_test(test_bound_not_a_power_of_two),
-		cmocka_unit_test(test_single_server_plateaus),
+		cmocka_unit_test(test_linear_device_single_server_plateaus),
 		cmocka_unit_test(test_saturating_crosses_cap_and_bisects),
 		cmocka_unit_test(test_saturating_plateaus_before_cap),
 		cmocka_unit_test(test_p99_statistic),
