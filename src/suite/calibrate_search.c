@@ -33,6 +33,7 @@ void cal_search_defaults(struct cal_search_params *p)
 		.stat = CAL_STAT_MEAN,
 		.tolerance = 0.10,
 		.plateau_gain = 0.05,
+		.plateau_doublings = 3,
 		.resolution = 1.0 / 16,
 		.near_cap = 1.3,
 		.max_samples = CAL_MAX_SAMPLES,
@@ -337,7 +338,7 @@ static int ramp(struct cal_search *s, const struct cal_search_params *p,
 			else if (pt->iops >= top * (1 - p->tolerance))
 				flat++;
 		}
-		if (flat >= 2) {
+		if (flat >= p->plateau_doublings) {
 			s->end = CAL_END_PLATEAU;
 			return CAL_MEASURED;
 		}
@@ -374,7 +375,10 @@ void cal_search_run(const struct cal_search_params *p, cal_measure_fn fn,
 	}
 	/* Confirm the headline with a second window before reporting it
 	 * (also after a cut: the measurer keeps time for this). */
-	for (int round = 0; round < 3 && p->max_samples >= 2; round++) {
+	/* Each round confirms a different point (a confirmed one has two
+	 * windows), so this ends; usually after one or two. */
+	for (unsigned int round = 0; round < s->n && p->max_samples >= 2;
+	     round++) {
 		int b = pick_best(s), i;
 
 		if (b < 0 || s->pts[b].nsamples >= 2)

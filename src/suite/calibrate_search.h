@@ -7,8 +7,8 @@
  * search ramps the load 1, 2, 4, ... up to a bound; it stops doubling when
  * the latency statistic crosses the cap (then bisects between the last load
  * that met it and the first that did not), when throughput stops growing
- * (two doublings each gaining less than plateau_gain on the best so far,
- * a fall not counting), or at the bound. A
+ * (plateau_doublings doublings in a row each gaining less than
+ * plateau_gain on the best so far, a fall not counting), or at the bound. A
  * sample is repeated where one sample is not enough to decide: at load 1
  * of a capped search (the reference), near or over the cap, or when the
  * measurer calls it noisy; two samples that disagree get a third and the
@@ -73,6 +73,9 @@ struct cal_search_params {
 	enum cal_stat stat;
 	double tolerance; /* samples within this relative spread agree */
 	double plateau_gain; /* a doubling gaining less than this is flat */
+	/* This many flat doublings in a row end the ramp. Three, not two:
+	 * one lucky window at a low load makes the next two look flat. */
+	unsigned int plateau_doublings;
 	double resolution; /* bisect until hi - lo <= lo * resolution */
 	double near_cap; /* a stat within cap/near_cap..cap*near_cap is
 			    decision-sensitive: sampled twice */
@@ -101,7 +104,8 @@ struct cal_search {
 				(hi 0 = never missed) */
 };
 
-/* Defaults used by calibrate: tolerance 10 %, plateau 5 %, 1/16, 1.3, 3. */
+/* Defaults used by calibrate: tolerance 10 %, plateau 5 % over 3
+ * doublings, resolution 1/16, near the cap within 1.3x, 3 samples. */
 void cal_search_defaults(struct cal_search_params *p);
 /*
  * Run the search. @out is overwritten; free with cal_search_free(). Always
