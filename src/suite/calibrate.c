@@ -89,6 +89,7 @@ struct measurer {
 	struct err *err;
 	unsigned int ncpus;
 	uint64_t phase_deadline_ns, deadline_ns;
+	uint64_t reserve_ns; /* kept back for the small reads' confirmation */
 	uint64_t window_ns, warmup_ns; /* this phase's */
 	uint64_t overhead_ns; /* set-up + drain per window, smoothed */
 	unsigned int phase_samples, total_samples;
@@ -152,8 +153,9 @@ static int measure(void *ctx, unsigned int load, enum cal_stage stage,
 	if (!m->phase_samples)
 		warm *= 2;
 	/* Every phase gets one window, whatever is left; later windows only
-	 * if they fit, shortened to at most half. The ramp and bisection
-	 * leave time for two confirming windows. */
+	 * if they fit, shortened to at most half. The ramp and bisection of
+	 * a phase that confirms at once leave time for two confirming
+	 * windows (a deferred confirmation has m->reserve_ns instead). */
 	if (m->phase_samples) {
 		uint64_t need = warm + m->overhead_ns,
 			 end = m->phase_deadline_ns;
@@ -162,7 +164,7 @@ static int measure(void *ctx, unsigned int load, enum cal_stage stage,
 
 		if (end > m->deadline_ns)
 			end = m->deadline_ns;
-		if (stage != CAL_STAGE_CONFIRM)
+		if (stage != CAL_STAGE_CONFIRM && !ph->p.defer_confirm)
 			end = end > keep ? end - keep : 0;
 		if (now + need + win / 2 > end)
 			return CAL_BUDGET;
@@ -265,12 +267,22 @@ static void run_phase(struct measurer *m, enum cal_phase_id id,
 
 	for (int k = id; k < CAL_PHASES; k++)
 		shares += phase_share[k];
-	left = m->deadline_ns > now ? m->deadline_ns - now : 0;
+	left = m->deadline_ns > now + m->reserve_ns ?
+		       m->deadline_ns - now - m->reserve_ns :
+		       0;
 	m->ph = ph;
 	m->phase_name = name;
 	m->phase_samples = 0;
-	m->phase_deadline_ns = now + (uint64_t)((double)left * phase_share[id] /
-						(shares + SLACK_SHARE));
+	{
+		/* Its share of what is left, but not more than half again its
+		 * share of the whole budget: time the 1 MiB phases do not
+		 * use is better left to the small reads' confirmation. */
+		double t = (double)left * phase_share[id] /
+			   (shares + SLACK_SHARE),
+		       cap = 1.5 * phase_share[id] * (double)m->o->budget_ns;
+
+		m->phase_deadline_ns = now + (uint64_t)(t < cap ? t : cap);
+	}
 	{
 		double windows = EXTRA_WINDOWS, per;
 
@@ -290,6 +302,28 @@ static void run_phase(struct measurer *m, enum cal_phase_id id,
 	ph->ran = true;
 	cal_search_run(&ph->p, measure, m, &ph->s);
 	ph->seconds = (double)(clock_ns() - now) / 1e9;
+	if (ph->s.cut_short)
+		m->r->cut_short = true;
+}
+
+/*
+ * The small reads' confirmation, after the other phases: its windows fall
+ * tens of seconds after the ramp's, so a busy spell over the ramp's top
+ * loads does not also decide the windows that confirm them.
+ */
+static void confirm_small(struct measurer *m)
+{
+	struct cal_phase *ph = &m->r->ph[CAL_PHASE_SMALL];
+	uint64_t now = clock_ns();
+
+	m->ph = ph;
+	m->phase_name = "small reads, confirming";
+	m->phase_samples = ph->s.nsamples ? ph->s.nsamples : 1;
+	m->phase_deadline_ns = m->deadline_ns;
+	m->window_ns = (uint64_t)(ph->window_s * 1e9);
+	m->warmup_ns = (uint64_t)(ph->warmup_s * 1e9);
+	cal_search_confirm(&ph->p, measure, m, &ph->s);
+	ph->seconds += (double)(clock_ns() - now) / 1e9;
 	if (ph->s.cut_short)
 		m->r->cut_short = true;
 }
@@ -464,14 +498,26 @@ bool calibrate_run(const struct cal_opts *o, const struct target *t,
 	r->ph[CAL_PHASE_SMALL].p.max_load = r->max_small_load;
 	r->ph[CAL_PHASE_SMALL].p.cap_ns = o->max_latency_ms * 1e6;
 	r->ph[CAL_PHASE_SMALL].p.stat = o->stat;
+	r->ph[CAL_PHASE_SMALL].p.defer_confirm = true;
 	r->ph[CAL_PHASE_LARGE].p.max_load = r->max_large_load;
 	r->ph[CAL_PHASE_SINGLE].p.max_load = 1;
 
 	run_phase(&m, CAL_PHASE_SMALL, "small reads");
+	{
+		const struct cal_search *s = &r->ph[CAL_PHASE_SMALL].s;
+
+		/* Two windows of the small reads for the confirmation. */
+		if (s->best >= 0 && s->pts[s->best].nsamples < 2)
+			m.reserve_ns =
+				2 * (m.warmup_ns + m.window_ns + m.overhead_ns);
+	}
 	if (!stopped(&m))
 		run_phase(&m, CAL_PHASE_LARGE, "1 MiB reads");
 	if (!stopped(&m))
 		run_phase(&m, CAL_PHASE_SINGLE, "1 MiB reads, QD1");
+	m.reserve_ns = 0;
+	if (!stopped(&m))
+		confirm_small(&m);
 	if (m.failed) {
 		calibrate_free(r);
 		return false;

@@ -373,8 +373,19 @@ void cal_search_run(const struct cal_search_params *p, cal_measure_fn fn,
 			return;
 		}
 	}
-	/* Confirm the headline with a second window before reporting it
-	 * (also after a cut: the measurer keeps time for this). */
+	if (p->defer_confirm)
+		s->best = pick_best(s);
+	else
+		cal_search_confirm(p, fn, ctx, s);
+}
+
+void cal_search_confirm(const struct cal_search_params *p, cal_measure_fn fn,
+			void *ctx, struct cal_search *s)
+{
+	int rc;
+
+	if (s->end == CAL_END_STOPPED)
+		return;
 	/* Each round confirms a different point (a confirmed one has two
 	 * windows), so this ends; usually after one or two. */
 	for (unsigned int round = 0; round < s->n && p->max_samples >= 2;

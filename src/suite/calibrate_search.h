@@ -80,6 +80,11 @@ struct cal_search_params {
 	double near_cap; /* a stat within cap/near_cap..cap*near_cap is
 			    decision-sensitive: sampled twice */
 	unsigned int max_samples; /* per point, 1..CAL_MAX_SAMPLES */
+	/* Leave the confirmation to a later cal_search_confirm() call, so
+	 * that its windows fall at another time than the ramp's: a busy
+	 * spell that spans the ramp's top loads then does not also span
+	 * the windows that confirm them. */
+	bool defer_confirm;
 };
 
 /* Why the search ended. */
@@ -113,6 +118,10 @@ void cal_search_defaults(struct cal_search_params *p);
  */
 void cal_search_run(const struct cal_search_params *p, cal_measure_fn fn,
 		    void *ctx, struct cal_search *out);
+/* Confirm the best point (a second window, a third if they disagree);
+ * cal_search_run does this itself unless p->defer_confirm. */
+void cal_search_confirm(const struct cal_search_params *p, cal_measure_fn fn,
+			void *ctx, struct cal_search *s);
 void cal_search_free(struct cal_search *s);
 
 /* The statistic compared with the cap. */

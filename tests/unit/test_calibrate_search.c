@@ -378,6 +378,29 @@ static void test_flat_noise_is_a_plateau(void **state)
 	cal_search_free(&s);
 }
 
+static void test_deferred_confirmation(void **state)
+{
+	/* The ramp leaves the best unconfirmed; a later call confirms it,
+	 * and a window then that disagrees gets a third. */
+	struct dev d = { .shape = FLAT_LATENCY, .a_ns = 100 * US };
+	struct cal_search_params p = params(64, 10 * MS);
+	struct cal_search s;
+
+	(void)state;
+	p.defer_confirm = true;
+	cal_search_run(&p, measure, &d, &s);
+	assert_int_equal(s.pts[s.best].load, 64);
+	assert_int_equal(s.pts[s.best].nsamples, 1);
+	assert_int_equal(d.windows, 8); /* two at load 1, then 2..64 */
+	d.factor[8] = 1.3; /* the confirming window disagrees */
+	cal_search_confirm(&p, measure, &d, &s);
+	assert_int_equal(s.pts[s.best].load, 64);
+	assert_int_equal(s.pts[s.best].nsamples, 3);
+	assert_true(fabs(s.pts[s.best].iops - 640000) < 1);
+	assert_false(s.cut_short);
+	cal_search_free(&s);
+}
+
 static void test_budget_cuts_ramp(void **state)
 {
 	/* 4 windows: two for load 1 (the reference), then loads 2 and 4. */
@@ -557,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_interference_spikes_are_outvoted),
 		cmocka_unit_test(test_burst_is_not_a_plateau),
 		cmocka_unit_test(test_flat_noise_is_a_plateau),
+		cmocka_unit_test(test_deferred_confirmation),
 		cmocka_unit_test(test_budget_cuts_ramp),
 		cmocka_unit_test(test_budget_cuts_confirmation),
 		cmocka_unit_test(test_budget_keeps_time_to_confirm),
