@@ -19,6 +19,9 @@ static const struct command commands[] = {
 	{ "calibrate", cmd_calibrate,
 	  "Oracle CALIBRATE_IO figures and the curve behind them" },
 	{ "doctor", cmd_doctor, "why this Linux guest's disks are slow, and what to change" },
+	{ "advise", cmd_advise, "lint QEMU, libvirt and Proxmox disk settings on a host" },
+	{ "compare", cmd_compare, "results side by side, with ratios" },
+	{ "report", cmd_report, "one self-contained HTML page with charts" },
 	{ NULL, NULL, NULL },
 };
 

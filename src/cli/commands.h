@@ -8,6 +8,9 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
 
 #endif
