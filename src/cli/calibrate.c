@@ -24,7 +24,7 @@ struct calibrate_opts {
 	double max_latency_ms;
 	int stat, engine, cache;
 	uint64_t bs, budget_ns, size, offset;
-	bool keep, json, no_progress;
+	bool keep, json, csv, no_progress;
 	const char *output;
 };
 
@@ -63,6 +63,8 @@ static const struct opt calibrate_table[] = {
 	  cache_names },
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
 	{ "json", 0, OPT_FLAG, NULL, OFF(json), "JSON report on stdout" },
+	{ "csv", 0, OPT_FLAG, NULL, OFF(csv),
+	  "CSV on stdout: a line per point of the curves" },
 	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
 	  "write the report to FILE instead of stdout" },
 	{ "no-progress", 0, OPT_FLAG, NULL, OFF(no_progress),
@@ -84,6 +86,12 @@ static const struct opt_cmd calibrate_cmd = {
 	.opts = calibrate_table,
 	.footer =
 		"Sizes: 8k, 8K, 8KiB, 1M (powers of 1024), 8kB (1000), bytes. Durations: 30s, 2m.\n"
+		"--csv: a line per point, phases small, large, single: phase, block_size_bytes,\n"
+		"  load, qd, threads, iops, mbps, lat_mean/_p50/_p99_ms, windows, spread, noisy,\n"
+		"  meets_cap, best; then on every line the calibration: engine, cache, disks,\n"
+		"  max_latency_ms, latency_stat, cap_met, max_iops, actual_latency_ms, max_mbps,\n"
+		"  max_pmbps, knee_load, knee_iops, knee_lat_mean_ms, qd1_lat_mean_ms,\n"
+		"  budget_cut_short, partial. Empty = no such figure (e.g. cap not met).\n"
 		"Exit: 0 ok, 1 usage, 2 environment or refused, 3 I/O error,\n"
 		"      4 --max-latency cannot be met even at QD1 (the report is still printed),\n"
 		"      130 interrupted (partial report printed).\n",
@@ -94,6 +102,10 @@ static bool validate(const struct calibrate_opts *o, struct err *err)
 {
 	struct job_spec j;
 
+	if (o->json && o->csv)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--json and --csv exclude each other; choose one");
 	if (o->budget_ns < MIN_BUDGET_NS) {
 		char b[32];
 
@@ -217,6 +229,9 @@ int cmd_calibrate(int argc, char **argv)
 
 		if (o.json) {
 			if (!calibrate_json_write(&rep, out, &err))
+				rc = err_report(&err);
+		} else if (o.csv) {
+			if (!calibrate_csv_write(&rep, out, &err))
 				rc = err_report(&err);
 		} else {
 			calibrate_text_print(&rep, out);

@@ -68,6 +68,8 @@ static const struct opt mark_table[] = {
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
 	{ "json", 0, OPT_FLAG, NULL, OFF(json),
 	  "JSON report on stdout, with every run" },
+	{ "csv", 0, OPT_FLAG, NULL, OFF(csv),
+	  "CSV on stdout: a line per test and direction" },
 	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
 	  "write the report to FILE instead of stdout" },
 	{ "no-progress", 0, OPT_FLAG, NULL, OFF(no_progress),
@@ -96,6 +98,11 @@ static const struct opt_cmd mark_cmd = {
 		"  peak     SEQ1M Q8T1, RND4K Q32T1      real  SEQ1M Q1T1, RND4K Q1T1\n"
 		"  flash    CDM 9 Flash Memory: the default tests, --time 1s --interval 30s\n"
 		"Q = requests in flight per thread, T = threads. MB/s = 10^6 bytes/s.\n"
+		"--csv columns: engine, cache, test, pattern, bs_bytes, qd, threads, direction,\n"
+		"  runs_scored, mbps_max/_mean/_min/_stddev, iops_max/_mean/_min/_stddev,\n"
+		"  lat_min/_mean/_p50/_p99/_max_us (microseconds), mix_read_pct and\n"
+		"  mix_read/write_mbps_max/_mean (with mix tests), page_cache_reads, partial,\n"
+		"  warnings. Empty = no figure (stddev needs 2 runs).\n"
 		"Sizes: 4k, 1M, 1g (powers of 1024), 4kB, 1MB (powers of 1000). Durations: 500ms, 5s, 2m.\n"
 		"Exit: 0 ok, 1 usage, 2 environment or refused, 3 I/O error, 130 interrupted.\n",
 	.max_positional = 1,
@@ -151,6 +158,9 @@ int cmd_mark(int argc, char **argv)
 
 		if (c.json) {
 			if (!mark_json_write(&rep, out, &err))
+				rc = err_report(&err);
+		} else if (c.csv) {
+			if (!mark_csv_write(&rep, out, &err))
 				rc = err_report(&err);
 		} else {
 			mark_text_print(&rep, out);

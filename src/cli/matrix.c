@@ -67,6 +67,8 @@ static const struct opt matrix_table[] = {
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
 	{ "json", 0, OPT_FLAG, NULL, OFF(json),
 	  "JSON report on stdout, with every cell and run" },
+	{ "csv", 0, OPT_FLAG, NULL, OFF(csv),
+	  "CSV on stdout: a line per cell, test and direction" },
 	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
 	  "write the report to FILE instead of stdout" },
 	{ "no-progress", 0, OPT_FLAG, NULL, OFF(no_progress),
@@ -89,6 +91,9 @@ static const struct opt_cmd matrix_cmd = {
 	.footer =
 		"The recommendation ranks cells by the geometric mean of their MB/s figures.\n"
 		"MB/s = 10^6 bytes/s. Presets and test names as in 'iolab mark --help'.\n"
+		"--csv columns: engine, cache, status (ok|refused|failed|not-run), reason,\n"
+		"  forced, risk, keeps_data_on_power_loss, then mark's from test on (iolab\n"
+		"  mark --help). Every cell has its lines; what was not measured is empty, not 0.\n"
 		"Exit: 0 ok, 1 usage, 2 environment, 3 I/O error in a cell, 130 interrupted.\n",
 	.max_positional = 1,
 };
@@ -231,6 +236,9 @@ int cmd_matrix(int argc, char **argv)
 
 		if (c.json) {
 			if (!matrix_json_write(&rep, out, &err))
+				rc = err_report(&err);
+		} else if (c.csv) {
+			if (!matrix_csv_write(&rep, out, &err))
 				rc = err_report(&err);
 		} else {
 			matrix_text_print(&rep, out);

@@ -70,6 +70,10 @@ bool suite_cli_finish(struct suite_cli *c, const struct opt_cmd *cmd,
 	s->base.engine = (enum engine_kind)c->engine;
 	s->base.cache = (enum cache_mode)c->cache;
 	s->base.pattern = (enum data_pattern)c->pattern;
+	if (c->json && c->csv)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--json and --csv exclude each other; choose one");
 	if (c->preset && c->tests)
 		return err_set(
 			err, EXIT_USAGE, 0,

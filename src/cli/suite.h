@@ -24,7 +24,7 @@ struct suite_cli {
 	const char *engines, *caches; /* matrix's lists */
 	uint64_t time_ns, interval_ns; /* applied over the preset's */
 	uint64_t size, offset;
-	bool keep, allow_write_file, allow_write_device, json, no_progress;
+	bool keep, allow_write_file, allow_write_device, json, csv, no_progress;
 	const char *output;
 };
 

@@ -26,5 +26,9 @@ struct calibrate_report {
 void calibrate_text_print(const struct calibrate_report *r, FILE *f);
 bool calibrate_json_write(const struct calibrate_report *r, FILE *f,
 			  struct err *err);
+/* A line per point of the curves, the headline on each; see
+ * calibrate_csv.c. */
+bool calibrate_csv_write(const struct calibrate_report *r, FILE *f,
+			 struct err *err);
 
 #endif

@@ -28,6 +28,8 @@ struct mark_report {
 
 void mark_text_print(const struct mark_report *r, FILE *f);
 bool mark_json_write(const struct mark_report *r, FILE *f, struct err *err);
+/* A line per test and direction; see mark_csv.c. */
+bool mark_csv_write(const struct mark_report *r, FILE *f, struct err *err);
 
 struct matrix_report {
 	int argc;
@@ -39,6 +41,8 @@ struct matrix_report {
 
 void matrix_text_print(const struct matrix_report *r, FILE *f);
 bool matrix_json_write(const struct matrix_report *r, FILE *f, struct err *err);
+/* A line per cell, test and direction; see matrix_csv.c. */
+bool matrix_csv_write(const struct matrix_report *r, FILE *f, struct err *err);
 
 /*
  * The closing recommendation of a matrix in one to three sentences, each
