@@ -340,7 +340,12 @@ static bool prepare_bdev(struct target *t, const struct target_req *r,
 		return err_set(err, EXIT_ENV, e, "cannot size %s: %s", r->path,
 			       strerror(e));
 	}
-	close(fd);
+	if (r->need_write) {
+		t->excl_fd = fd; /* held until target_release */
+		t->excl_held = true;
+	} else {
+		close(fd);
+	}
 	t->size = bytes;
 	t->logical_block_size = lbs;
 	t->writable = r->need_write;
@@ -418,7 +423,7 @@ int target_open(const struct target *t, enum cache_mode cache, bool write,
 		flags |= O_DIRECT;
 	if (write && cache_dsync(cache))
 		flags |= O_DSYNC;
-	if (write && t->is_bdev)
+	if (write && t->is_bdev && !t->excl_held)
 		flags |= O_EXCL; /* nobody mounts it while we write */
 	fd = open(t->path, flags);
 	if (fd >= 0)
@@ -477,6 +482,9 @@ void target_release(struct target *t)
 		unlink(t->path);
 	cleanup_remove(t->cleanup_handle);
 	t->cleanup_handle = -1;
+	if (t->excl_held)
+		close(t->excl_fd);
+	t->excl_held = false;
 	free(t->path);
 	t->path = NULL;
 }

@@ -53,6 +53,14 @@ struct target {
 	unsigned int dio_mem_align;
 	bool sparse; /* an existing file with holes */
 	int cleanup_handle;
+	/*
+	 * A device being written is held open with O_EXCL from prepare to
+	 * release, so nobody mounts it meanwhile; the jobs' own descriptors
+	 * cannot each take O_EXCL (exclusive opens exclude each other, so a
+	 * second writing thread would get EBUSY).
+	 */
+	bool excl_held;
+	int excl_fd;
 	struct target_env env;
 };
 
