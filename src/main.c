@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "lab/guest.h"
 #include "util/err.h"
 
 struct command {
@@ -16,6 +17,8 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "one workload, fio-like flags" },
+	{ "lab", cmd_lab,
+	  "QEMU aio x cache x bus experiment with real guests" },
 	{ NULL, NULL, NULL },
 };
 
@@ -36,6 +39,9 @@ int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
 
+	/* Inside a lab guest the kernel starts us as /init. */
+	if (lab_guest_is_init(argc, argv))
+		return lab_guest_main(argc, argv);
 	if (!name) {
 		usage(stderr);
 		return EXIT_USAGE;

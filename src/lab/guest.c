@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The lab guest's init (PID 1); see guest.h. Everything it learns goes to
+ * the host over the channel: a guest that cannot continue says why
+ * (IOLAB-FAIL) before powering off, so that the host reports the reason
+ * instead of a timeout. The suite runs in a child process: PID 1 must not
+ * die (the kernel panics), whatever the suite does.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/module.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "channel.h"
+#include "guest.h"
+#include "initramfs.h"
+#include "kmod.h"
+#include "suite.h"
+#include "../util/clock.h"
+#include "../util/err.h"
+#include "../util/prng.h"
+#include "../util/xmem.h"
+
+#ifndef MODULE_INIT_COMPRESSED_FILE
+#define MODULE_INIT_COMPRESSED_FILE 4
+#endif
+
+#define GUEST_DISK_WAIT_NS (120ull * 1000000000ull)
+#define GUEST_FILL_CHUNK (1u << 20)
+#define GUEST_SUITE_OUT "/tmp/suite.json"
+
+struct guest {
+	int chan;
+	char bus[32];
+	uint64_t disk_bytes;
+	bool fill;
+	char *suite_line;
+	char *modules; /* "path path ..." for our bus */
+	char dev[64]; /* /dev/vda */
+};
+
+bool lab_guest_is_init(int argc, char **argv)
+{
+	return getpid() == 1 && argc >= 1 && !strcmp(argv[0], "/init") &&
+	       !access(GUEST_CONF, R_OK);
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("iolab-guest: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static __attribute__((noreturn)) void power_off(struct guest *g)
+{
+	if (g->chan >= 0) {
+		chan_send(g->chan, "END");
+		tcdrain(g->chan);
+	}
+	sync();
+	reboot(RB_POWER_OFF);
+	/* Only reached if power-off failed: panic ends QEMU (-no-reboot). */
+	for (;;)
+		pause();
+}
+
+static __attribute__((noreturn, format(printf, 2, 3))) void
+give_up(struct guest *g, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	say("%s", msg);
+	if (g->chan >= 0)
+		chan_send(g->chan, "FAIL %s", msg);
+	power_off(g);
+}
+
+static void mount_basics(void)
+{
+	static const struct {
+		const char *src, *dir, *type;
+	} m[] = {
+		{ "devtmpfs", "/dev", "devtmpfs" },
+		{ "proc", "/proc", "proc" },
+		{ "sysfs", "/sys", "sysfs" },
+	};
+
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		mkdir(m[i].dir, 0755);
+		if (mount(m[i].src, m[i].dir, m[i].type, 0, NULL) &&
+		    errno != EBUSY)
+			say("cannot mount %s: %s", m[i].dir, strerror(errno));
+	}
+}
+
+/* ttyS1 in raw mode: no newline translation, no flow control. */
+static int open_channel(void)
+{
+	struct termios tio;
+	int fd = open("/dev/ttyS1", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (!tcgetattr(fd, &tio)) {
+		cfmakeraw(&tio);
+		tio.c_cflag |= CLOCAL;
+		tio.c_cflag &= ~(tcflag_t)CRTSCTS;
+		tio.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
+		cfsetspeed(&tio, B115200);
+		tcsetattr(fd, TCSANOW, &tio);
+	}
+	return fd;
+}
+
+static void cmdline_bus(struct guest *g)
+{
+	char buf[4096], *p;
+	FILE *f = fopen("/proc/cmdline", "re");
+
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f) && (p = strstr(buf, "iolab.bus=")))
+		sscanf(p + 10, "%31s", g->bus);
+	fclose(f);
+}
+
+static void read_conf(struct guest *g)
+{
+	char *line = NULL, key[64];
+	size_t cap = 0;
+	FILE *f = fopen(GUEST_CONF, "re");
+
+	if (!f)
+		give_up(g, "cannot read %s: %s", GUEST_CONF, strerror(errno));
+	snprintf(key, sizeof(key), "modules.%s=", g->bus);
+	while (getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "disk_bytes=", 11))
+			g->disk_bytes = strtoull(line + 11, NULL, 10);
+		else if (!strncmp(line, "fill=", 5))
+			g->fill = line[5] == '1';
+		else if (!strncmp(line, "suite=", 6))
+			g->suite_line = xstrdup(line + 6);
+		else if (!strncmp(line, key, strlen(key)))
+			g->modules = xstrdup(line + strlen(key));
+	}
+	free(line);
+	fclose(f);
+	if (!g->bus[0] || !g->modules)
+		give_up(g, "no modules listed for bus '%s' in %s", g->bus,
+			GUEST_CONF);
+	if (!g->disk_bytes || !g->suite_line)
+		give_up(g, "%s lacks disk_bytes or suite", GUEST_CONF);
+}
+
+static void load_modules(struct guest *g)
+{
+	char *save = NULL;
+
+	for (char *p = strtok_r(g->modules, " ", &save); p;
+	     p = strtok_r(NULL, " ", &save)) {
+		int fd = open(p, O_RDONLY | O_CLOEXEC);
+		int flags = kmod_compression(p) ? MODULE_INIT_COMPRESSED_FILE :
+						  0;
+
+		if (fd < 0)
+			give_up(g, "cannot open module %s: %s", p,
+				strerror(errno));
+		if (syscall(SYS_finit_module, fd, "", flags) &&
+		    errno != EEXIST) {
+			int e = errno;
+
+			close(fd);
+			if (flags && (e == EINVAL || e == EOPNOTSUPP))
+				give_up(g,
+					"cannot load compressed module %s: this kernel cannot decompress modules; install xz/zstd/gzip on the host so that iolab unpacks them",
+					p);
+			give_up(g, "cannot load module %s: %s", p, strerror(e));
+		}
+		close(fd);
+	}
+}
+
+static bool skip_disk(const char *name)
+{
+	static const char *const prefixes[] = { "loop", "ram", "zram", "sr",
+						"fd",	"dm-", "md",   "nbd" };
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* The test disk is the whole disk of the size the host gave it. */
+static bool find_disk_once(struct guest *g)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/sys/block");
+	bool found = false;
+
+	if (!dir)
+		return false;
+	while (!found && (d = readdir(dir))) {
+		char path[300], buf[64];
+		FILE *f;
+
+		if (d->d_name[0] == '.' || skip_disk(d->d_name))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/size", d->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) &&
+		    strtoull(buf, NULL, 10) * 512 == g->disk_bytes) {
+			snprintf(g->dev, sizeof(g->dev), "/dev/%s", d->d_name);
+			found = true;
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	return found;
+}
+
+static void find_disk(struct guest *g)
+{
+	uint64_t deadline = clock_ns() + GUEST_DISK_WAIT_NS;
+
+	/* SCSI and ATA scan asynchronously after the module loads. */
+	while (!find_disk_once(g)) {
+		if (clock_ns() > deadline)
+			give_up(g,
+				"no %llu-byte disk appeared on %s within %llu s",
+				(unsigned long long)g->disk_bytes, g->bus,
+				GUEST_DISK_WAIT_NS / 1000000000ull);
+		usleep(50000);
+	}
+	/* devtmpfs creates the node a moment after sysfs shows the disk. */
+	while (access(g->dev, F_OK)) {
+		if (clock_ns() > deadline)
+			give_up(g, "%s did not appear", g->dev);
+		usleep(20000);
+	}
+	chan_send(g->chan, "DISK %s %llu", g->dev + 5,
+		  (unsigned long long)g->disk_bytes);
+}
+
+/*
+ * Write incompressible data over the whole disk before anything is
+ * timed (design.md section 4, rule 1): no read is of a hole or of
+ * zeros, and every qcow2 cluster is allocated.
+ */
+static void fill_disk(struct guest *g)
+{
+	void *buf = xaligned(4096, GUEST_FILL_CHUNK);
+	struct prng rng;
+	uint64_t done = 0, last = 0, total = g->disk_bytes;
+	int fd = open(g->dev, O_WRONLY | O_DIRECT | O_EXCL | O_CLOEXEC);
+
+	if (fd < 0)
+		give_up(g, "cannot open %s: %s", g->dev, strerror(errno));
+	prng_seed(&rng, clock_ns());
+	while (done < total) {
+		size_t n = total - done < GUEST_FILL_CHUNK ?
+				   (size_t)(total - done) :
+				   GUEST_FILL_CHUNK;
+		ssize_t w;
+
+		prng_fill(&rng, buf, GUEST_FILL_CHUNK);
+		w = pwrite(fd, buf, n, (off_t)done);
+		if (w <= 0)
+			give_up(g, "cannot fill %s at %llu: %s", g->dev,
+				(unsigned long long)done,
+				strerror(w < 0 ? errno : EIO));
+		done += (uint64_t)w;
+		if (clock_ns() - last > 1000000000ull) {
+			last = clock_ns();
+			chan_send(g->chan, "PROGRESS %llu %llu filling %s",
+				  (unsigned long long)(done >> 20),
+				  (unsigned long long)(total >> 20), g->dev);
+		}
+	}
+	if (fsync(fd))
+		give_up(g, "cannot sync %s: %s", g->dev, strerror(errno));
+	close(fd);
+	free(buf);
+}
+
+static void suite_progress(unsigned int done, unsigned int total,
+			   const char *label, void *ctx)
+{
+	chan_send(*(int *)ctx, "PROGRESS %u %u %s", done, total, label);
+}
+
+/* In the child: run the suite, write its JSON; exit 0, or 3 if partial. */
+static __attribute__((noreturn)) void suite_child(struct guest *g)
+{
+	struct lab_suite s;
+	struct suite_result r;
+	struct err err = { 0 };
+	FILE *f;
+	bool ok;
+
+	if (!lab_suite_from_conf(&s, g->suite_line, &err)) {
+		say("%s", err.msg);
+		_exit(EXIT_USAGE);
+	}
+	ok = lab_suite_run(&s, g->dev, suite_progress, &g->chan, &r);
+	f = fopen(GUEST_SUITE_OUT, "we");
+	if (!f || !suite_json_write(&r, f, &err) || fclose(f)) {
+		say("cannot write %s: %s", GUEST_SUITE_OUT, err.msg);
+		_exit(EXIT_ENV);
+	}
+	if (!ok)
+		say("suite stopped: %s", r.error);
+	suite_result_free(&r);
+	_exit(ok ? EXIT_OK : EXIT_IO);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*len = 0;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return NULL;
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	n = read(fd, buf, (size_t)st.st_size);
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = (size_t)n;
+	return buf;
+}
+
+/* Run @fn in a child; send what it wrote to @out as DATA @kind. */
+static void run_child(struct guest *g, const char *kind,
+		      void (*fn)(struct guest *g), const char *out)
+{
+	size_t len;
+	char *data;
+	int st = 0, code;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		give_up(g, "cannot fork: %s", strerror(errno));
+	if (pid == 0)
+		fn(g);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	data = slurp(out, &len);
+	if (!data) {
+		give_up(g, "%s produced no result (exit %d)%s", kind, code,
+			WIFSIGNALED(st) ? ", killed by a signal" : "");
+	}
+	chan_send_data(g->chan, kind, code, data, len);
+	free(data);
+}
+
+int lab_guest_main(int argc, char **argv)
+{
+	struct guest g = { .chan = -1 };
+
+	(void)argc;
+	(void)argv;
+	mount_basics();
+	g.chan = open_channel();
+	if (g.chan < 0) {
+		say("cannot open the result channel /dev/ttyS1: %s",
+		    strerror(errno));
+		power_off(&g);
+	}
+	chan_send(g.chan, "HELLO %d %s", CHAN_PROTOCOL, IOLAB_VERSION);
+	cmdline_bus(&g);
+	read_conf(&g);
+	load_modules(&g);
+	find_disk(&g);
+	if (g.fill)
+		fill_disk(&g);
+	run_child(&g, "suite", suite_child, GUEST_SUITE_OUT);
+	power_off(&g);
+}
