@@ -41,13 +41,13 @@ static void basename_of(const char *path, char *out, size_t len)
 static void scsi_host_driver(const struct fsview *v, const char *disk,
 			     char *out, size_t len)
 {
-	char link[PATH_MAX], path[PATH_MAX], *p;
+	char real[PATH_MAX], path[PATH_MAX], *p;
 
+	/* /sys/block/sda/device -> ".../host2/target2:0:0/2:0:0:0" */
 	snprintf(path, sizeof(path), "/sys/block/%s/device", disk);
-	if (fsv_readlink(v, path, link, sizeof(link)) < 0)
+	if (fsv_realpath(v, path, real, sizeof(real)))
 		return;
-	/* ".../host2/target2:0:0/2:0:0:0": find "hostN" */
-	p = strstr(link, "/host");
+	p = strstr(real, "/host");
 	if (!p)
 		return;
 	p++;
@@ -126,7 +126,8 @@ static bool mounted(const struct fsview *v, dev_t dev, char *why, size_t len)
 			   mnt) != 3)
 			continue;
 		if (makedev(maj, mnt_min) == dev) {
-			snprintf(why, len, "it is mounted on %s", mnt);
+			snprintf(why, len,
+				 "it is mounted on %s; unmount it first", mnt);
 			found = true;
 		}
 	}
@@ -150,7 +151,8 @@ static bool swapped(const struct fsview *v, dev_t dev, char *why, size_t len)
 			continue;
 		if (!stat(name, &st) && S_ISBLK(st.st_mode) &&
 		    st.st_rdev == dev) {
-			snprintf(why, len, "it is in use as swap");
+			snprintf(why, len,
+				 "it is in use as swap; swapoff it first");
 			found = true;
 		}
 	}
@@ -175,7 +177,7 @@ static bool held(const struct fsview *v, const char *dir, char *why, size_t len)
 			continue;
 		snprintf(
 			why, len,
-			"it is held by %s (device-mapper, md RAID or LVM uses it)",
+			"it is held by %s (device-mapper, md RAID or LVM uses it); release it first",
 			de->d_name);
 		found = true;
 	}

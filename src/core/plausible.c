@@ -126,14 +126,21 @@ void plausible_check(struct run_result *r, const struct target *t)
 			(unsigned long long)j->rate_iops,
 			(double)result_total_ios(r) / r->elapsed_s);
 	for (int d = DIR_READ; d <= DIR_WRITE; d++) {
+		const char *name = d == DIR_READ ? "read" : "write";
 		uint64_t n = r->dir[d].ios;
 
+		if (n && n <= 100) {
+			warn_add(
+				w, "few-samples",
+				"only %llu %s I/Os were measured: too few for percentiles to mean much; run longer",
+				(unsigned long long)n, name);
+			break;
+		}
 		if (n && n < 10000) {
 			warn_add(
 				w, "few-samples",
-				"only %llu %s I/Os were measured: percentiles above p%.2g rest on fewer than 10 samples",
-				(unsigned long long)n,
-				d == DIR_READ ? "read" : "write",
+				"only %llu %s I/Os were measured: percentiles above p%.4g rest on fewer than 10 samples",
+				(unsigned long long)n, name,
 				100.0 * (1.0 - 10.0 / (double)n));
 			break;
 		}

@@ -179,7 +179,8 @@ static inline void lane_complete(struct lane *l, struct io_slot *s,
 		lane_fail(l, op, s->off, s->res);
 		return;
 	}
-	if (__builtin_expect(now < l->ctl->measure_ns, 0)) {
+	/* Warm-up is what started before the measuring did. */
+	if (__builtin_expect(s->t_start_ns < l->ctl->measure_ns, 0)) {
 		l->ramp_ios++;
 		return;
 	}
@@ -262,7 +263,9 @@ static void lane_loop(struct lane *l)
 					l->free[l->nfree++] = s;
 					break;
 				}
-				if (s->op != IO_FLUSH)
+				/* --ios counts measured I/Os only. */
+				if (s->op != IO_FLUSH &&
+				    s->t_start_ns >= ctl->measure_ns)
 					issued++;
 				n++;
 			}
@@ -391,7 +394,7 @@ static double tv_s(struct timeval tv)
 static void progress_line(const struct runner_opts *o, const struct job_spec *j,
 			  struct lane *lanes, unsigned int n, uint64_t now,
 			  const struct run_ctl *ctl, uint64_t *last_ios,
-			  uint64_t *last_ns)
+			  uint64_t *last_ns, double *last_rate)
 {
 	const char *label = o->label ? o->label : "iolab";
 	uint64_t ios = 0;
@@ -401,12 +404,18 @@ static void progress_line(const struct runner_opts *o, const struct job_spec *j,
 	for (unsigned int i = 0; i < n; i++)
 		ios += __atomic_load_n(&lanes[i].progress_ios,
 				       __ATOMIC_RELAXED);
-	rate = now > *last_ns ? (double)(ios - *last_ios) * 1e9 /
-					(double)(now - *last_ns) :
-				0;
-	*last_ios = ios;
-	*last_ns = now;
+	/* The rate over the last whole second: steadier than 250 ms. */
+	if (now >= *last_ns + 1000000000ull) {
+		*last_rate = (double)(ios - *last_ios) * 1e9 /
+			     (double)(now - *last_ns);
+		*last_ios = ios;
+		*last_ns = now;
+	}
+	rate = *last_rate;
+	if (!rate && now > ctl->measure_ns + 100000000ull) /* first second */
+		rate = (double)ios * 1e9 / (double)(now - ctl->measure_ns);
 	if (now < ctl->measure_ns) {
+		*last_ns = ctl->measure_ns; /* rates start with the measuring */
 		fprintf(stderr, "\r%s: warming up, %.0f s left\033[K", label,
 			(double)(ctl->measure_ns - now) / 1e9);
 		return;
@@ -473,6 +482,7 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 	const struct engine_ops *ops = engine_get(j->engine);
 	unsigned int n = job_lanes(j), depth = job_lane_depth(j);
 	uint64_t start_ns, last_ns, last_ios = 0;
+	double last_rate = 0;
 	struct rusage ru0 = { 0 }, ru1;
 	bool ru0_taken = false, ok = true;
 	struct run_ctl ctl;
@@ -574,7 +584,7 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 		}
 		if (o && o->progress && !ctl.abort)
 			progress_line(o, j, lanes, n, now, &ctl, &last_ios,
-				      &last_ns);
+				      &last_ns, &last_rate);
 		if (!ru0_taken && ctl.measure_ns < wake)
 			wake = ctl.measure_ns;
 		ts.tv_sec = (time_t)(wake / 1000000000ull);

@@ -221,7 +221,8 @@ static bool create_file(struct target *t, const struct target_req *r,
 		dir[1] = '\0';
 	else
 		*slash = '\0';
-	if (!statvfs(dir, &vfs) &&
+	/* ramfs and some FUSE filesystems report no capacity at all. */
+	if (!statvfs(dir, &vfs) && vfs.f_blocks &&
 	    (uint64_t)vfs.f_bavail * vfs.f_frsize < total + (64u << 20))
 		return err_set(
 			err, EXIT_ENV, ENOSPC,
@@ -302,6 +303,24 @@ static bool prepare_file(struct target *t, const struct target_req *r,
 	return true;
 }
 
+/*
+ * Open a block device; for writing, exclusively. udev probes a device for a
+ * moment after a writer closes it, so a brief EBUSY is retried.
+ */
+static int open_bdev(const char *path, bool write)
+{
+	int fd = -1;
+
+	for (int i = 0; i < 30; i++) {
+		fd = open(path,
+			  (write ? O_RDWR | O_EXCL : O_RDONLY) | O_CLOEXEC);
+		if (fd >= 0 || errno != EBUSY || !write)
+			break;
+		usleep(100000);
+	}
+	return fd;
+}
+
 static bool prepare_bdev(struct target *t, const struct target_req *r,
 			 const struct stat *st, struct err *err)
 {
@@ -318,12 +337,9 @@ static bool prepare_bdev(struct target *t, const struct target_req *r,
 			r->path);
 	if (r->need_write &&
 	    blkinfo_in_use(&fsview_host, st->st_rdev, why, sizeof(why)))
-		return err_set(
-			err, EXIT_ENV, EBUSY,
-			"refusing to write to %s: %s; unmount or release it first",
-			r->path, why);
-	fd = open(r->path,
-		  (r->need_write ? O_RDWR | O_EXCL : O_RDONLY) | O_CLOEXEC);
+		return err_set(err, EXIT_ENV, EBUSY,
+			       "refusing to write to %s: %s", r->path, why);
+	fd = open_bdev(r->path, r->need_write);
 	if (fd < 0) {
 		if (errno == EBUSY)
 			return err_set(
@@ -340,12 +356,10 @@ static bool prepare_bdev(struct target *t, const struct target_req *r,
 		return err_set(err, EXIT_ENV, e, "cannot size %s: %s", r->path,
 			       strerror(e));
 	}
-	if (r->need_write) {
-		t->excl_fd = fd; /* held until target_release */
-		t->excl_held = true;
-	} else {
+	if (r->need_write)
+		t->excl_fd = fd; /* held until target_release() */
+	else
 		close(fd);
-	}
 	t->size = bytes;
 	t->logical_block_size = lbs;
 	t->writable = r->need_write;
@@ -376,6 +390,7 @@ bool target_prepare(struct target *t, const struct target_req *r,
 
 	memset(t, 0, sizeof(*t));
 	t->cleanup_handle = -1;
+	t->excl_fd = -1;
 	t->keep = r->keep;
 	if (!r->path || !*r->path)
 		return err_set(err, EXIT_USAGE, 0, "no target given");
@@ -423,8 +438,6 @@ int target_open(const struct target *t, enum cache_mode cache, bool write,
 		flags |= O_DIRECT;
 	if (write && cache_dsync(cache))
 		flags |= O_DSYNC;
-	if (write && t->is_bdev && !t->excl_held)
-		flags |= O_EXCL; /* nobody mounts it while we write */
 	fd = open(t->path, flags);
 	if (fd >= 0)
 		return fd;
@@ -482,9 +495,9 @@ void target_release(struct target *t)
 		unlink(t->path);
 	cleanup_remove(t->cleanup_handle);
 	t->cleanup_handle = -1;
-	if (t->excl_held)
+	if (t->excl_fd >= 0)
 		close(t->excl_fd);
-	t->excl_held = false;
+	t->excl_fd = -1;
 	free(t->path);
 	t->path = NULL;
 }

@@ -53,18 +53,17 @@ struct target {
 	unsigned int dio_mem_align;
 	bool sparse; /* an existing file with holes */
 	int cleanup_handle;
-	/*
-	 * A device being written is held open with O_EXCL from prepare to
-	 * release, so nobody mounts it meanwhile; the jobs' own descriptors
-	 * cannot each take O_EXCL (exclusive opens exclude each other, so a
-	 * second writing thread would get EBUSY).
-	 */
-	bool excl_held;
+	/* A written block device is held O_EXCL (so nothing mounts it while
+	 * we write) until target_release(); else -1. */
 	int excl_fd;
 	struct target_env env;
 };
 
-/* Prepare per @req: checks, creation and fill. Warnings go to @w. */
+/*
+ * Prepare per @req: checks, creation and fill. Warnings go to @w. Call
+ * target_release() afterwards even when this fails (it removes a file left
+ * half-written).
+ */
 bool target_prepare(struct target *t, const struct target_req *req,
 		    struct warnings *w, struct err *err);
 /*

@@ -132,6 +132,15 @@ void run_text_print(const struct run_report *rep, FILE *f)
 			"", (unsigned long long)r->flush_skipped);
 	fprintf(f,
 		"(MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s; latency from submission to completion)\n");
+	if (r->errors)
+		fprintf(f,
+			"\nI/O ERROR: %s of %u bytes at offset %llu failed: %s (%llu failed I/Os); the run stopped there\n",
+			dir_names[r->first_err_op],
+			r->first_err_op == IO_FLUSH ? 0 : (unsigned int)j->bs,
+			(unsigned long long)r->first_err_off,
+			r->first_errno ? strerror(r->first_errno) :
+					 "short transfer",
+			(unsigned long long)r->errors);
 	if (rw_reads(j))
 		print_percentiles(r, DIR_READ, f);
 	if (rw_writes(j))
@@ -142,13 +151,5 @@ void run_text_print(const struct run_report *rep, FILE *f)
 		fprintf(f, " (runner's own cost: %.0f ns per I/O)",
 			result_cpu_us_per_io(r) * 1e3);
 	fprintf(f, "\n");
-	if (r->errors)
-		fprintf(f,
-			"\nI/O error: %s of %u bytes at offset %llu failed: %s (%llu errors)\n",
-			dir_names[r->first_err_op], (unsigned int)j->bs,
-			(unsigned long long)r->first_err_off,
-			r->first_errno ? strerror(r->first_errno) :
-					 "short transfer",
-			(unsigned long long)r->errors);
 	text_warnings(rep->warnings, f);
 }

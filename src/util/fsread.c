@@ -101,6 +101,23 @@ int fsv_link_name(const struct fsview *v, const char *path, char *buf,
 	return 0;
 }
 
+int fsv_realpath(const struct fsview *v, const char *path, char *buf,
+		 size_t len)
+{
+	char full[PATH_MAX], real[PATH_MAX];
+	size_t rl = v->root ? strlen(v->root) : 0;
+	int rc = fsv_path(v, path, full, sizeof(full));
+
+	if (rc)
+		return rc;
+	if (!realpath(full, real))
+		return -errno;
+	if (rl && (strncmp(real, v->root, rl) || (real[rl] && real[rl] != '/')))
+		return -EXDEV; /* resolved outside the captured tree */
+	snprintf(buf, len, "%s", real[rl] ? real + rl : "/");
+	return 0;
+}
+
 bool fsv_exists(const struct fsview *v, const char *path)
 {
 	char full[PATH_MAX];

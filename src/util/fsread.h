@@ -33,6 +33,13 @@ ssize_t fsv_readlink(const struct fsview *v, const char *path, char *buf,
 /* Basename of a symlink's target ("../../virtio_blk" -> "virtio_blk"). */
 int fsv_link_name(const struct fsview *v, const char *path, char *buf,
 		  size_t len);
+/*
+ * Canonical path (symlinks resolved) inside the view, without the view's
+ * root prefix: "/sys/block/sda/device" -> "/sys/devices/.../0:0:0:0".
+ * Returns 0 or -errno.
+ */
+int fsv_realpath(const struct fsview *v, const char *path, char *buf,
+		 size_t len);
 /* True if the path exists in the view. */
 bool fsv_exists(const struct fsview *v, const char *path);
 

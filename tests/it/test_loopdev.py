@@ -29,6 +29,13 @@ with loopdev(64) as dev:
                     "--bs", "64k", "--qd", "8"] + common)
     if doc:
         ok(doc["jobs"][0]["write"]["ios"] > 0, "device written with the flag")
+    # Several writers at once, and again straight after (udev probes the
+    # device when a writer closes it; iolab waits that out).
+    for i in range(2):
+        doc = run_json(["run", dev, "--rw", "randwrite",
+                        "--allow-write-device", "--threads", "2"] + common)
+        ok(doc and doc["jobs"][0]["write"]["ios"] > 0,
+           "two writer threads, run %d" % (i + 1))
 
     rc, out, err = run(["run", dev, "--size", "128M"] + common)
     ok(rc == 1 and "past the end" in err,
@@ -62,4 +69,19 @@ with loopdev(64) as dev:
                "a mounted device may still be read")
         finally:
             subprocess.run(["umount", mnt])
+
+# Active swap is refused for writing too.
+with loopdev(32) as dev:
+    sw = subprocess.run(["mkswap", dev], capture_output=True, text=True)
+    if sw.returncode == 0 and subprocess.run(
+            ["swapon", dev], capture_output=True).returncode == 0:
+        try:
+            rc, out, err = run(["run", dev, "--rw", "randwrite",
+                                "--allow-write-device"] + common)
+            ok(rc == 2 and "swap" in err,
+               "active swap refused even with the flag: " + err.strip())
+        finally:
+            subprocess.run(["swapoff", dev])
+    else:
+        print("note: swapon on a loop device is not possible here")
 done()
