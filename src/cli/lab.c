@@ -260,6 +260,12 @@ int cmd_lab(int argc, char **argv)
 	c.lo.progress = !c.no_progress && cli_progress_wanted();
 	if (!parse_cells(&c, &err) || !parse_suite(&c, &err))
 		goto out;
+	if (c.lo.doctor) {
+		/* Wired in once `iolab doctor` exists; never a silent no-op. */
+		err_set(&err, EXIT_ENV, 0,
+			"--doctor needs iolab doctor, which this build does not have yet");
+		goto out;
+	}
 	if (c.lo.disk_bytes < (16u << 20) || c.lo.disk_bytes % 4096) {
 		err_set(&err, EXIT_USAGE, 0,
 			"--disk-size must be at least 16M and a multiple of 4k");

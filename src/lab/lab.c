@@ -36,7 +36,7 @@
 /* Rough speeds for the first estimate, refined by what cells measure. */
 #define EST_BOOT_TCG_NS (8 * NS)
 #define EST_BOOT_KVM_NS (3 * NS)
-#define EST_FILL_BPS (40ull << 20)
+#define EST_FILL_BPS (200ull << 20)
 
 void lab_opts_defaults(struct lab_opts *o)
 {
@@ -182,6 +182,14 @@ static bool plan_disk(struct lab_ctx *x, struct err *err)
 				       "--disk %s: directory %s does not exist",
 				       disk, x->image_dir);
 	}
+	{
+		/* Absolute, so that QEMU's messages name the real file. */
+		char real[PATH_MAX];
+
+		if (realpath(x->image_dir, real))
+			snprintf(x->image_dir, sizeof(x->image_dir), "%s",
+				 real);
+	}
 	if (access(x->image_dir, W_OK))
 		return err_set(err, EXIT_ENV, errno,
 			       "cannot create the disk image in %s: %s",
@@ -194,12 +202,7 @@ static bool plan_disk(struct lab_ctx *x, struct err *err)
 			x->image_dir, fmt_size(o->disk_bytes, a, sizeof(a)),
 			fmt_size((uint64_t)vfs.f_bavail * vfs.f_frsize, b,
 				 sizeof(b)));
-	{
-		char real[PATH_MAX];
-
-		snprintf(x->r->image_dir, sizeof(x->r->image_dir), "%s",
-			 realpath(x->image_dir, real) ? real : x->image_dir);
-	}
+	snprintf(x->r->image_dir, sizeof(x->r->image_dir), "%s", x->image_dir);
 	if (statfs(x->image_dir, &sf))
 		return true;
 	for (size_t i = 0; i < sizeof(fs_magics) / sizeof(fs_magics[0]); i++)
@@ -220,11 +223,14 @@ static void image_path(const struct lab_ctx *x, enum lab_format f, char *out,
 		       size_t len)
 {
 	const struct lab_opts *o = x->o;
+	char base[PATH_MAX];
 
+	snprintf(base, sizeof(base), "%s", o->disk ? o->disk : "");
 	if (x->disk_is_file && o->nformat == 1)
-		snprintf(out, len, "%s", o->disk);
+		snprintf(out, len, "%s/%s", x->image_dir, basename(base));
 	else if (x->disk_is_file)
-		snprintf(out, len, "%s.%s", o->disk, lab_format_names[f]);
+		snprintf(out, len, "%s/%s.%s", x->image_dir, basename(base),
+			 lab_format_names[f]);
 	else
 		snprintf(out, len, "%s/iolab-lab-%d.%s", x->image_dir,
 			 (int)getpid(), lab_format_names[f]);
@@ -360,7 +366,7 @@ static void classify(struct lab_cell *c, const struct vm_outcome *v,
 	c->status = LAB_FAILED;
 	if (v->end == VM_BOOT_TIMEOUT)
 		c->reason = xasprintf(
-			"the guest did not boot within %s (watchdog); see the console below",
+			"the guest did not boot within %s (watchdog)",
 			fmt_duration(o->boot_timeout_ns, a, sizeof(a)));
 	else if (v->end == VM_IDLE_TIMEOUT)
 		c->reason = xasprintf(

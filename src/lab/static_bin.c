@@ -71,8 +71,12 @@ bool static_bin_find(const char *given, char *out, size_t len, struct err *err)
 		snprintf(out, len, "%s", self);
 		return true;
 	}
-	snprintf(dir, sizeof(dir), "%s", self);
-	snprintf(dir, sizeof(dir), "%s", dirname(dir));
+	{
+		char tmp[PATH_MAX];
+
+		snprintf(tmp, sizeof(tmp), "%s", self);
+		snprintf(dir, sizeof(dir), "%s", dirname(tmp));
+	}
 	snprintf(cand, sizeof(cand), "%s/iolab-static", dir);
 	if (!access(cand, X_OK) && static_bin_check(cand, NULL)) {
 		snprintf(out, len, "%s", cand);

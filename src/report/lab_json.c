@@ -5,8 +5,12 @@
  * mark...}}], "best":{...}}. Each cell's "result" is the guest's own JSON
  * document, embedded as it came.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "json_util.h"
 #include "lab_report.h"
+#include "../util/xmem.h"
 
 static json_t *jembedded(const char *text)
 {
@@ -18,9 +22,47 @@ static json_t *jembedded(const char *text)
 	return v ? v : json_null();
 }
 
+/*
+ * QEMU's stderr and the guest console are bytes from other programs: keep
+ * them verbatim where they are UTF-8, put U+FFFD where they are not (a
+ * console tail cut inside a character, a path in another encoding).
+ */
+static json_t *jtext(const char *s)
+{
+	size_t n = strlen(s), o = 0;
+	char *buf = xmalloc(n * 3 + 1);
+	json_t *v;
+
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		size_t len = c < 0x80	    ? 1 :
+			     (c >> 5) == 6  ? 2 :
+			     (c >> 4) == 14 ? 3 :
+			     (c >> 3) == 30 ? 4 :
+					      0;
+		bool good = len && i + len <= n;
+
+		for (size_t k = 1; good && k < len; k++)
+			good = ((unsigned char)s[i + k] >> 6) == 2;
+		if (good) {
+			memcpy(buf + o, s + i, len);
+			o += len;
+			i += len;
+		} else {
+			memcpy(buf + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		}
+	}
+	buf[o] = '\0';
+	v = json_string(buf);
+	free(buf);
+	return v ? v : json_string("");
+}
+
 static json_t *jstr_or_null(const char *s)
 {
-	return s && *s ? json_string(s) : json_null();
+	return s && *s ? jtext(s) : json_null();
 }
 
 static json_t *jbest(const struct lab_report *r, bool safe)
@@ -79,6 +121,11 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 		json_object_set_new(o, "status",
 				    json_string(lab_status_names[c->status]));
 		json_object_set_new(o, "reason", jstr_or_null(c->reason));
+		json_object_set_new(
+			o, "console_tail",
+			c->status == LAB_FAILED ?
+				jtext(c->console_tail ? c->console_tail : "") :
+				json_null());
 		json_object_set_new(o, "accel",
 				    json_string(lab_accel_names[c->accel]));
 		json_object_set_new(o, "guest_disk", jstr_or_null(c->disk));
