@@ -53,7 +53,7 @@ static const struct opt lab_table[] = {
 	{ "time", 0, OPT_DURATION, "TIME", OFF(time_ns),
 	  "length of each run, e.g. 500ms, 5s (default 2s)" },
 	{ "doctor", 0, OPT_FLAG, NULL, OFF(lo.doctor),
-	  "also run iolab doctor inside each guest" },
+	  "also run iolab doctor inside each guest (not in this build yet)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "The guests" },
 	{ "kernel", 0, OPT_STRING, "PATH", OFF(lo.kernel),
 	  "guest kernel (default: the newest /boot/vmlinuz-*, modules from /lib/modules)" },
