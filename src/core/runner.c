@@ -490,6 +490,7 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 	int cpus[1024], ncpus = 0;
 	uint32_t nts;
 
+	clock_setup(-1);
 	memset(res, 0, sizeof(*res));
 	res->spec = *j;
 	res->lanes = n;

@@ -9,6 +9,7 @@
 #include "json_util.h"
 #include "../core/plausible.h"
 #include "../core/target.h"
+#include "../util/clock.h"
 #include "../util/err.h"
 
 json_t *jdoc_new(const char *command, int argc, char *const *argv)
@@ -105,6 +106,8 @@ json_t *jenvironment(const struct target *t)
 	json_object_set_new(o, "logical_block_size",
 			    json_integer(t->logical_block_size));
 	json_object_set_new(o, "ram_backed", json_boolean(e->ram_backed));
+	json_object_set_new(o, "clock",
+			    json_string(clock_source_name(clock_setup(-1))));
 	return o;
 }
 
