@@ -282,6 +282,7 @@ int cmd_lab(int argc, char **argv)
 	sig_install();
 	rep.argc = argc + 1;
 	rep.argv = argv - 1;
+	rep.opts = &c.lo;
 	suite_title(&c.lo.suite, rep.suite_title, sizeof(rep.suite_title));
 	if (!lab_run(&c.lo, &rep, &err))
 		goto out;

@@ -76,6 +76,7 @@ struct lab_ctx {
 	/* Progress of the current cell. */
 	unsigned int cell_no, ncells;
 	char cell_label[96];
+	char state[160]; /* what the guest last said */
 	uint64_t cell_t0;
 };
 
@@ -317,24 +318,28 @@ static uint64_t cell_estimate_ns(const struct lab_ctx *x, bool refused)
 static void on_event(const struct chan_event *ev, void *ctx)
 {
 	struct lab_ctx *x = ctx;
-	char line[256];
+	char t[32];
 
 	if (!x->o->progress)
 		return;
-	if (ev->type == CHAN_PROGRESS && !strncmp(ev->text, "filling", 7))
-		snprintf(line, sizeof(line), "%s (%llu of %llu MiB)", ev->text,
-			 ev->n1, ev->n2);
+	if (!ev)
+		; /* a tick: the same state, a new time */
+	else if (ev->type == CHAN_PROGRESS && !strncmp(ev->text, "filling", 7))
+		snprintf(x->state, sizeof(x->state), "%s (%llu of %llu MiB)",
+			 ev->text, ev->n1, ev->n2);
 	else if (ev->type == CHAN_PROGRESS)
-		snprintf(line, sizeof(line), "%s (%llu/%llu)", ev->text,
+		snprintf(x->state, sizeof(x->state), "%s (%llu/%llu)", ev->text,
 			 ev->n1 + 1 > ev->n2 ? ev->n2 : ev->n1 + 1, ev->n2);
 	else if (ev->type == CHAN_HELLO)
-		snprintf(line, sizeof(line), "booted");
+		snprintf(x->state, sizeof(x->state), "booted");
 	else if (ev->type == CHAN_DISK)
-		snprintf(line, sizeof(line), "disk %s found", ev->text);
+		snprintf(x->state, sizeof(x->state), "disk %s found", ev->text);
 	else
 		return;
-	fprintf(stderr, "\r[%2u/%u] %s: %s\033[K", x->cell_no, x->ncells,
-		x->cell_label, line);
+	fprintf(stderr, "\r[%2u/%u] %s: %s, %s\033[K", x->cell_no, x->ncells,
+		x->cell_label, x->state,
+		lab_fmt_secs((double)(clock_ns() - x->cell_t0) / 1e9, t,
+			     sizeof(t)));
 }
 
 static char *trim_dup(const char *s)
@@ -364,6 +369,8 @@ static void classify(struct lab_cell *c, const struct vm_outcome *v,
 		return;
 	}
 	c->status = LAB_FAILED;
+	if (v->qemu_stderr[0])
+		c->qemu_stderr = trim_dup(v->qemu_stderr);
 	if (v->end == VM_BOOT_TIMEOUT)
 		c->reason = xasprintf(
 			"the guest did not boot within %s (watchdog)",
@@ -544,8 +551,8 @@ static void print_start(struct lab_ctx *x, size_t ncells, unsigned int nrefuse)
 							      NULL));
 	}
 	fprintf(stderr,
-		"iolab lab: %zu cells (%u of them QEMU should refuse), about %s under %s\n",
-		ncells, nrefuse,
+		"iolab lab: %zu cell%s (%u of them QEMU should refuse), about %s under %s\n",
+		ncells, ncells == 1 ? "" : "s", nrefuse,
 		lab_fmt_secs((double)total / 1e9, a, sizeof(a)),
 		x->accel == ACCEL_KVM ? "KVM" : "TCG");
 }
@@ -668,6 +675,7 @@ bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 			x.cell_no = (unsigned int)(done + 1);
 			cell_label(c, x.cell_label, sizeof(x.cell_label));
 			x.cell_t0 = clock_ns();
+			snprintf(x.state, sizeof(x.state), "booting");
 			if (!run_cell(&x, c, &im, err)) {
 				ok = false;
 				break;
@@ -692,7 +700,10 @@ bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 			r->cells[keep++] = r->cells[i];
 		} else {
 			free(r->cells[i].reason);
+			free(r->cells[i].qemu_stderr);
+			free(r->cells[i].console_tail);
 			free(r->cells[i].result);
+			free(r->cells[i].doctor);
 		}
 	}
 	r->ncells = keep;

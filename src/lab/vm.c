@@ -162,7 +162,7 @@ bool vm_run(struct qemu_cell *c, const struct vm_limits *l, vm_event_fn fn,
 	struct proc_spec ps = { 0 };
 	struct proc p;
 	char **argv;
-	uint64_t end_seen = 0;
+	uint64_t end_seen = 0, last_tick = 0;
 	int status = -1;
 
 	memset(o, 0, sizeof(*o));
@@ -230,6 +230,10 @@ bool vm_run(struct qemu_cell *c, const struct vm_limits *l, vm_event_fn fn,
 			break;
 		}
 		now = clock_ns();
+		if (fn && now - last_tick > 1000000000ull) {
+			last_tick = now;
+			fn(NULL, ctx);
+		}
 		if (o->finished && !end_seen)
 			end_seen = now;
 		if (sig_pending())

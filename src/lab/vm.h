@@ -48,7 +48,10 @@ struct vm_outcome {
 	int doctor_code;
 };
 
-/* Called for each channel message as it arrives (progress display). */
+/*
+ * Called for each channel message as it arrives, and with @ev NULL about
+ * once a second (progress display).
+ */
 typedef void (*vm_event_fn)(const struct chan_event *ev, void *ctx);
 
 /*

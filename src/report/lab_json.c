@@ -10,6 +10,7 @@
 
 #include "json_util.h"
 #include "lab_report.h"
+#include "../lab/lab.h"
 #include "../util/xmem.h"
 
 static json_t *jembedded(const char *text)
@@ -88,6 +89,42 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 	json_t *doc = jdoc_new("lab", r->argc, r->argv), *cells = json_array();
 	json_t *opts = json_object(), *best = json_object();
 
+	if (r->opts) {
+		const struct lab_opts *o = r->opts;
+		const struct lab_suite *s = &o->suite;
+		json_t *a;
+
+		a = json_array();
+		for (unsigned int i = 0; i < o->nbus; i++)
+			json_array_append_new(
+				a, json_string(lab_bus_names[o->buses[i]]));
+		json_object_set_new(opts, "buses", a);
+		a = json_array();
+		for (unsigned int i = 0; i < o->nformat; i++)
+			json_array_append_new(
+				a,
+				json_string(lab_format_names[o->formats[i]]));
+		json_object_set_new(opts, "formats", a);
+		a = json_array();
+		for (unsigned int i = 0; i < o->naio; i++)
+			json_array_append_new(
+				a, json_string(engine_name(o->aios[i])));
+		json_object_set_new(opts, "aios", a);
+		a = json_array();
+		for (unsigned int i = 0; i < o->ncache; i++)
+			json_array_append_new(
+				a, json_string(cache_name(o->caches[i])));
+		json_object_set_new(opts, "caches", a);
+		json_object_set_new(opts, "preset", jstr_or_null(s->preset));
+		a = json_array();
+		for (unsigned int i = 0; i < s->ntests; i++)
+			json_array_append_new(a, json_string(s->tests[i].name));
+		json_object_set_new(opts, "tests", a);
+		json_object_set_new(opts, "runs", json_integer(s->runs));
+		jset_real(opts, "time_s", (double)s->time_ns / 1e9, 3);
+		json_object_set_new(opts, "accel_asked",
+				    json_string(lab_accel_names[o->accel]));
+	}
 	json_object_set_new(opts, "qemu", json_string(r->qemu));
 	json_object_set_new(opts, "kernel", json_string(r->kernel));
 	json_object_set_new(opts, "kernel_release",
@@ -126,6 +163,8 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 			c->status == LAB_FAILED ?
 				jtext(c->console_tail ? c->console_tail : "") :
 				json_null());
+		json_object_set_new(o, "qemu_stderr",
+				    jstr_or_null(c->qemu_stderr));
 		json_object_set_new(o, "accel",
 				    json_string(lab_accel_names[c->accel]));
 		json_object_set_new(o, "guest_disk", jstr_or_null(c->disk));

@@ -121,6 +121,7 @@ void lab_report_free(struct lab_report *r)
 {
 	for (size_t i = 0; i < r->ncells; i++) {
 		free(r->cells[i].reason);
+		free(r->cells[i].qemu_stderr);
 		free(r->cells[i].console_tail);
 		free(r->cells[i].result);
 		free(r->cells[i].doctor);

@@ -16,6 +16,7 @@
 #include "../util/warn.h"
 
 struct err;
+struct lab_opts;
 
 enum lab_status { LAB_OK, LAB_REFUSED, LAB_FAILED };
 extern const char *const lab_status_names[]; /* "ok", "refused", "failed" */
@@ -39,6 +40,7 @@ struct lab_cell {
 	enum lab_status status;
 	enum lab_accel accel; /* what it ran under */
 	char *reason; /* refused: QEMU's stderr verbatim; failed: why */
+	char *qemu_stderr; /* ok or failed: what QEMU printed anyway */
 	char *console_tail; /* failed: the end of the guest console */
 	char *result; /* the suite's JSON text, or NULL */
 	char *doctor; /* doctor's JSON text, or NULL */
@@ -51,6 +53,7 @@ struct lab_cell {
 struct lab_report {
 	int argc;
 	char *const *argv;
+	const struct lab_opts *opts; /* what was asked */
 	char qemu[256]; /* the QEMU binary */
 	char qemu_version[160]; /* "7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)" */
 	enum lab_accel accel; /* KVM or TCG: what the cells ran under */

@@ -145,8 +145,8 @@ static void print_best(const struct lab_report *r, int bus, int format,
 			s_next = s;
 	}
 	if (safe >= 0) {
-		fprintf(f, "Best safe setting%s: %s, geometric mean %.2f MB/s",
-			scope,
+		fprintf(f, "Best %ssetting%s: %s, geometric mean %.2f MB/s",
+			all == safe ? "" : "safe ", scope,
 			setting(&r->cells[safe], bus < 0, buf, sizeof(buf)),
 			s_safe);
 		if (s_next > 0)
@@ -158,8 +158,17 @@ static void print_best(const struct lab_report *r, int bus, int format,
 			scope,
 			setting(&r->cells[all], bus < 0, buf, sizeof(buf)),
 			s_all, cache_risk(r->cells[all].cache));
-	else
-		fprintf(f, "Best overall%s: the same\n", scope);
+}
+
+static unsigned int ok_cells(const struct lab_report *r, int bus, int format)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < r->ncells; i++)
+		n += r->cells[i].status == LAB_OK &&
+		     (int)r->cells[i].bus == bus &&
+		     (int)r->cells[i].format == format;
+	return n;
 }
 
 /* With several buses: each at the best safe setting they all ran. */
@@ -267,10 +276,31 @@ static void print_notes(const struct lab_report *r, const struct notes *ns,
 	}
 }
 
+/* What QEMU printed for cells that ran anyway (warnings). */
+static void print_qemu_messages(const struct lab_report *r, FILE *f)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct lab_cell *c = &r->cells[i];
+
+		if (c->status != LAB_OK || !c->qemu_stderr ||
+		    !c->qemu_stderr[0])
+			continue;
+		if (first)
+			fprintf(f, "\nQEMU's messages for cells that ran:\n");
+		first = false;
+		fprintf(f, "  %s %s aio=%s cache=%s: %s\n",
+			lab_bus_names[c->bus], lab_format_names[c->format],
+			engine_name(c->aio), cache_name(c->cache),
+			c->qemu_stderr);
+	}
+}
+
 void lab_text_print(const struct lab_report *r, FILE *f)
 {
 	struct notes ns = { .n = 0 };
-	int buses[BUS_COUNT], nbus = 0;
+	int buses[BUS_COUNT], nbus = 0, groups = 0;
 	bool seen_fmt[FMT_COUNT] = { false };
 	char a[32], b[32];
 
@@ -306,6 +336,7 @@ void lab_text_print(const struct lab_report *r, FILE *f)
 
 			if (!seen_fmt[fm])
 				continue;
+			groups++;
 			cols = columns(r, buses[k], fm);
 			print_table(r, buses[k], fm, 0, cols, &ns, f);
 			print_table(r, buses[k], fm, 1, cols, &ns, f);
@@ -313,6 +344,7 @@ void lab_text_print(const struct lab_report *r, FILE *f)
 	}
 	print_buses(r, nbus, buses, f);
 	print_notes(r, &ns, f);
+	print_qemu_messages(r, f);
 	fprintf(f, "\n");
 	for (int k = 0; k < nbus; k++) {
 		for (int fm = 0; fm < FMT_COUNT; fm++) {
@@ -320,13 +352,15 @@ void lab_text_print(const struct lab_report *r, FILE *f)
 
 			if (!seen_fmt[fm])
 				continue;
+			if (ok_cells(r, buses[k], fm) < 2)
+				continue;
 			snprintf(scope, sizeof(scope), " (%s, %s)",
 				 lab_bus_names[buses[k]], lab_format_names[fm]);
 			print_best(r, buses[k], fm, scope, f);
 		}
 	}
-	if (nbus > 1)
-		print_best(r, -1, -1, " (all buses)", f);
+	if (groups > 1)
+		print_best(r, -1, -1, " of all", f);
 	if (lab_best(r, -1, -1, false, NULL) < 0)
 		fprintf(f, "No cell produced figures: nothing to recommend.\n");
 	fprintf(f,
