@@ -5,7 +5,7 @@ set -eu
 
 PKGS="build-essential meson ninja-build pkg-config python3
 liburing-dev libaio-dev libjansson-dev libxml2-dev libcmocka-dev
-fio util-linux e2fsprogs strace udev kmod
+fio util-linux e2fsprogs strace udev kmod cpio
 qemu-system-x86 qemu-utils linux-image-amd64"
 
 missing=""

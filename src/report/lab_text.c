@@ -10,6 +10,7 @@
 
 #include "lab_report.h"
 #include "run_report.h"
+#include "../lab/lab.h"
 #include "../util/parse.h"
 #include "../util/xmem.h"
 
@@ -301,6 +302,7 @@ void lab_text_print(const struct lab_report *r, FILE *f)
 {
 	struct notes ns = { .n = 0 };
 	int buses[BUS_COUNT], nbus = 0, groups = 0;
+	struct lab_cell plan = { .nfigs = 0 };
 	bool seen_fmt[FMT_COUNT] = { false };
 	char a[32], b[32];
 
@@ -321,6 +323,16 @@ void lab_text_print(const struct lab_report *r, FILE *f)
 	if (r->partial)
 		fprintf(f, "** PARTIAL: interrupted after %zu cells **\n",
 			r->ncells);
+	/* The columns are the tests asked for, whichever cells ran them. */
+	if (r->opts) {
+		for (unsigned int t = 0;
+		     t < r->opts->suite.ntests && t < LAB_MAX_TESTS; t++)
+			snprintf(plan.figs[t].name, sizeof(plan.figs[t].name),
+				 "%s", r->opts->suite.tests[t].name);
+		plan.nfigs = r->opts->suite.ntests < LAB_MAX_TESTS ?
+				     r->opts->suite.ntests :
+				     LAB_MAX_TESTS;
+	}
 	for (size_t i = 0; i < r->ncells; i++) {
 		bool known = false;
 
@@ -337,7 +349,7 @@ void lab_text_print(const struct lab_report *r, FILE *f)
 			if (!seen_fmt[fm])
 				continue;
 			groups++;
-			cols = columns(r, buses[k], fm);
+			cols = plan.nfigs ? &plan : columns(r, buses[k], fm);
 			print_table(r, buses[k], fm, 0, cols, &ns, f);
 			print_table(r, buses[k], fm, 1, cols, &ns, f);
 		}
