@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Block device facts from sysfs and procfs; see blkinfo.h. */
-#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +42,10 @@ static void scsi_host_driver(const struct fsview *v, const char *disk,
 {
 	char real[PATH_MAX], path[PATH_MAX], *p;
 
-	/* /sys/block/sda/device -> ".../host2/target2:0:0/2:0:0:0" */
+	/*
+	 * The device link is relative and short ("../../../0:0:0:0"); the
+	 * resolved path holds the host: ".../host2/target2:0:0/2:0:0:0".
+	 */
 	snprintf(path, sizeof(path), "/sys/block/%s/device", disk);
 	if (fsv_realpath(v, path, real, sizeof(real)))
 		return;
@@ -56,24 +58,13 @@ static void scsi_host_driver(const struct fsview *v, const char *disk,
 	fsv_read(v, path, out, len);
 }
 
-bool blkinfo_get(const struct fsview *v, dev_t dev, struct blkinfo *bi)
+void blkinfo_disk(const struct fsview *v, const char *name, struct blkinfo *bi)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 64], name[64];
+	char path[PATH_MAX];
 	uint64_t u;
 
-	memset(bi, 0, sizeof(*bi));
-	bi->rotational = -1;
-	if (!dev_dir(v, dev, dir, sizeof(dir)))
-		return false;
-	basename_of(dir, name, sizeof(name));
-	snprintf(path, sizeof(path), "%s/partition", dir);
-	if (fsv_exists(v, path)) {
-		snprintf(bi->part, sizeof(bi->part), "%s", name);
-		*strrchr(dir, '/') = '\0';
-		basename_of(dir, name, sizeof(name));
-	}
 	snprintf(bi->disk, sizeof(bi->disk), "%s", name);
-
+	bi->rotational = -1;
 	snprintf(path, sizeof(path), "/sys/block/%s/device/driver", name);
 	if (fsv_link_name(v, path, bi->driver, sizeof(bi->driver)) < 0) {
 		if (!strncmp(name, "dm-", 3))
@@ -85,8 +76,16 @@ bool blkinfo_get(const struct fsview *v, dev_t dev, struct blkinfo *bi)
 		else if (!strncmp(name, "nvme", 4))
 			strcpy(bi->driver, "nvme");
 	}
-	if (!strcmp(bi->driver, "sd"))
+	snprintf(bi->blk_driver, sizeof(bi->blk_driver), "%s", bi->driver);
+	if (!strcmp(bi->driver, "sd")) {
 		scsi_host_driver(v, name, bi->driver, sizeof(bi->driver));
+		snprintf(path, sizeof(path), "/sys/block/%s/device/vendor",
+			 name);
+		fsv_read(v, path, bi->vendor, sizeof(bi->vendor));
+		for (char *e = bi->vendor + strlen(bi->vendor);
+		     e > bi->vendor && e[-1] == ' ';)
+			*--e = '\0';
+	}
 	snprintf(path, sizeof(path), "/sys/block/%s/device/model", name);
 	fsv_read(v, path, bi->model, sizeof(bi->model));
 	for (char *e = bi->model + strlen(bi->model);
@@ -103,22 +102,67 @@ bool blkinfo_get(const struct fsview *v, dev_t dev, struct blkinfo *bi)
 		 name);
 	if (!fsv_read_u64(v, path, &u))
 		bi->physical_block_size = (unsigned int)u;
+}
+
+bool blkinfo_get(const struct fsview *v, dev_t dev, struct blkinfo *bi)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64], name[64];
+
+	memset(bi, 0, sizeof(*bi));
+	bi->rotational = -1;
+	if (!dev_dir(v, dev, dir, sizeof(dir)))
+		return false;
+	basename_of(dir, name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/partition", dir);
+	if (fsv_exists(v, path)) {
+		snprintf(bi->part, sizeof(bi->part), "%s", name);
+		*strrchr(dir, '/') = '\0';
+		basename_of(dir, name, sizeof(name));
+	}
+	blkinfo_disk(v, name, bi);
 	return true;
+}
+
+bool blkinfo_devno(const struct fsview *v, const char *name, dev_t *dev)
+{
+	char path[PATH_MAX], buf[32];
+	unsigned int maj, mi;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+	if (fsv_read(v, path, buf, sizeof(buf)) < 0 ||
+	    sscanf(buf, "%u:%u", &maj, &mi) != 2)
+		return false;
+	*dev = makedev(maj, mi);
+	return true;
+}
+
+bool blkinfo_dev_name(const struct fsview *v, const char *devpath, char *name,
+		      size_t len)
+{
+	char real[PATH_MAX], path[PATH_MAX + 32];
+
+	/* fsv_exists first: a capture then holds the node the links end at. */
+	if (devpath[0] != '/' || !fsv_exists(v, devpath) ||
+	    fsv_realpath(v, devpath, real, sizeof(real)) ||
+	    strncmp(real, "/dev/", 5))
+		return false;
+	basename_of(real, name, len);
+	snprintf(path, sizeof(path), "/sys/class/block/%s", name);
+	return fsv_exists(v, path);
 }
 
 /* Is dev (or, for a whole disk, one of its partitions) mounted? */
 static bool mounted(const struct fsview *v, dev_t dev, char *why, size_t len)
 {
-	char path[PATH_MAX];
-	FILE *f;
-	char line[4096];
+	char *data, *line, *save = NULL;
 	bool found = false;
+	int e;
 
-	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", v->root);
-	f = fopen(path, "re");
-	if (!f)
+	data = fsv_slurp(v, "/proc/self/mountinfo", NULL, &e);
+	if (!data)
 		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
+	for (line = strtok_r(data, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
 		unsigned int maj, mnt_min;
 		char mnt[PATH_MAX];
 
@@ -131,58 +175,58 @@ static bool mounted(const struct fsview *v, dev_t dev, char *why, size_t len)
 			found = true;
 		}
 	}
-	fclose(f);
+	free(data);
 	return found;
 }
 
 static bool swapped(const struct fsview *v, dev_t dev, char *why, size_t len)
 {
-	char path[PATH_MAX], line[1024], name[PATH_MAX];
-	struct stat st;
+	char *data, *line, *save = NULL, name[PATH_MAX], kname[64];
 	bool found = false;
-	FILE *f;
+	struct stat st;
+	dev_t d;
+	int e;
 
-	snprintf(path, sizeof(path), "%s/proc/swaps", v->root);
-	f = fopen(path, "re");
-	if (!f)
+	data = fsv_slurp(v, "/proc/swaps", NULL, &e);
+	if (!data)
 		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
+	for (line = strtok_r(data, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
 		if (sscanf(line, "%4095s", name) != 1 || name[0] != '/')
 			continue;
-		if (!stat(name, &st) && S_ISBLK(st.st_mode) &&
-		    st.st_rdev == dev) {
+		if (blkinfo_dev_name(v, name, kname, sizeof(kname)) &&
+		    blkinfo_devno(v, kname, &d) && d == dev)
+			found = true;
+		/* On the running system stat() is the last word. */
+		else if (fsv_live(v) && !stat(name, &st) &&
+			 S_ISBLK(st.st_mode) && st.st_rdev == dev)
+			found = true;
+		if (found)
 			snprintf(why, len,
 				 "it is in use as swap; swapoff it first");
-			found = true;
-		}
 	}
-	fclose(f);
+	free(data);
 	return found;
 }
 
 static bool held(const struct fsview *v, const char *dir, char *why, size_t len)
 {
-	char path[PATH_MAX + 16], full[PATH_MAX * 2];
-	struct dirent *de;
-	bool found = false;
-	DIR *d;
+	char path[PATH_MAX + 16], **names;
+	const char *who = NULL;
+	int n;
 
 	snprintf(path, sizeof(path), "%s/holders", dir);
-	snprintf(full, sizeof(full), "%s%s", v->root, path);
-	d = opendir(full);
-	if (!d)
-		return false;
-	while (!found && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
+	n = fsv_list(v, path, "", &names);
+	for (int i = 0; i < n && !who; i++)
+		if (names[i][0] != '.')
+			who = names[i];
+	if (who)
 		snprintf(
 			why, len,
 			"it is held by %s (device-mapper, md RAID or LVM uses it); release it first",
-			de->d_name);
-		found = true;
-	}
-	closedir(d);
-	return found;
+			who);
+	fsv_list_free(names);
+	return who != NULL;
 }
 
 static bool dev_busy(const struct fsview *v, dev_t dev, const char *dir,
@@ -194,44 +238,40 @@ static bool dev_busy(const struct fsview *v, dev_t dev, const char *dir,
 
 bool blkinfo_in_use(const struct fsview *v, dev_t rdev, char *why, size_t len)
 {
-	char dir[PATH_MAX], full[PATH_MAX * 2], sub[PATH_MAX + 300];
-	struct dirent *de;
-	bool busy;
-	DIR *d;
+	char dir[PATH_MAX], sub[PATH_MAX + 300], disk[64], **names;
+	bool busy = false;
+	int n;
 
 	if (!dev_dir(v, rdev, dir, sizeof(dir)))
 		return false;
 	if (dev_busy(v, rdev, dir, why, len))
 		return true;
 	/* A whole disk is in use if any of its partitions is. */
-	snprintf(full, sizeof(full), "%s%s", v->root, dir);
-	d = opendir(full);
-	if (!d)
-		return false;
-	busy = false;
-	while (!busy && (de = readdir(d))) {
-		char devno[32];
+	basename_of(dir, disk, sizeof(disk));
+	n = fsv_list(v, dir, disk, &names);
+	for (int i = 0; i < n && !busy; i++) {
 		unsigned int maj, mi;
+		char devno[32];
+		dev_t pd;
 
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s/partition", dir, de->d_name);
+		snprintf(sub, sizeof(sub), "%s/%s/partition", dir, names[i]);
 		if (!fsv_exists(v, sub))
 			continue;
-		snprintf(sub, sizeof(sub), "%s/%s/dev", dir, de->d_name);
+		snprintf(sub, sizeof(sub), "%s/%s/dev", dir, names[i]);
 		if (fsv_read(v, sub, devno, sizeof(devno)) < 0 ||
 		    sscanf(devno, "%u:%u", &maj, &mi) != 2)
 			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		if (dev_busy(v, makedev(maj, mi), sub, why, len)) {
+		pd = makedev(maj, mi);
+		snprintf(sub, sizeof(sub), "%s/%s", dir, names[i]);
+		if (dev_busy(v, pd, sub, why, len)) {
 			char tmp[256];
 
 			snprintf(tmp, sizeof(tmp), "its partition %s: %s",
-				 de->d_name, why);
+				 names[i], why);
 			snprintf(why, len, "%s", tmp);
 			busy = true;
 		}
 	}
-	closedir(d);
+	fsv_list_free(names);
 	return busy;
 }

@@ -18,6 +18,8 @@ struct blkinfo {
 	char disk[64]; /* whole disk: "vda", "nvme0n1", "sda", "loop0" */
 	char part[64]; /* the partition if dev is one, else "" */
 	char driver[64]; /* "virtio_blk", "nvme", "ahci", "ata_piix", ... */
+	char blk_driver[64]; /* the disk's own driver: "sd", "virtio_blk" */
+	char vendor[32]; /* SCSI vendor ("ATA", "QEMU"), else "" */
 	char model[96];
 	int rotational; /* 0, 1, or -1 unknown */
 	unsigned int logical_block_size;
@@ -26,6 +28,17 @@ struct blkinfo {
 
 /* Fill @bi for the device @dev (st_dev of a file, or st_rdev). */
 bool blkinfo_get(const struct fsview *v, dev_t dev, struct blkinfo *bi);
+/* Fill @bi for the whole disk named @disk ("vda"; an entry of /sys/block). */
+void blkinfo_disk(const struct fsview *v, const char *disk, struct blkinfo *bi);
+/* The device number of a block device by its kernel name ("vda1"). */
+bool blkinfo_devno(const struct fsview *v, const char *name, dev_t *dev);
+/*
+ * The kernel name ("dm-1") of the block device a /dev path names
+ * ("/dev/mapper/vg-swap", "/dev/disk/by-uuid/..."), resolved inside the
+ * view; false if it names none.
+ */
+bool blkinfo_dev_name(const struct fsview *v, const char *devpath, char *name,
+		      size_t len);
 
 /*
  * Why the block device @rdev must not be written: mounted (itself or a

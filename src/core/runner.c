@@ -636,5 +636,11 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 	for (unsigned int i = 0; i < n; i++)
 		free(lanes[i].ts);
 	free(lanes);
+	if (!ok) {
+		/* A run that could not start leaves nothing to free. */
+		free(res->ts);
+		res->ts = NULL;
+		res->nts = 0;
+	}
 	return ok;
 }

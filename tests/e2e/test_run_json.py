@@ -81,7 +81,10 @@ with tmpdir() as d:
     doc = run_json(["run", f, "--size", "8M", "--rate-iops", "500",
                     "--runtime", "2s", "--no-progress"])
     iops = doc["jobs"][0]["read"]["iops"]
-    ok(450 < iops < 550, "--rate-iops 500 paces to ~500 (%.0f)" % iops)
+    ok(iops < 550, "--rate-iops 500 never runs faster (%.0f)" % iops)
+    # On a loaded machine the target may fall short: then iolab says so.
+    ok(iops > 450 or any(w["id"] == "rate-not-met" for w in doc["warnings"]),
+       "--rate-iops 500 reaches ~500 or warns that it did not")
 
     # null engine: the runner's own cost
     doc = run_json(["run", f, "--engine", "null", "--size", "8M",

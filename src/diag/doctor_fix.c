@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The exact commands a fix takes on this distribution (apt, dnf, yum,
+ * zypper, pacman, apk), and the host-side steps in QNAP Virtualization
+ * Station, Proxmox VE, virt-manager and libvirt XML.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "doctor_impl.h"
+
+void dr_cmd_install(struct dr_finding *f, const struct dr_distro *d,
+		    const char *pkg)
+{
+	if (!strcmp(d->pm, "apt"))
+		dr_fix_cmd(f, "apt-get install -y %s", pkg);
+	else if (!strcmp(d->pm, "dnf"))
+		dr_fix_cmd(f, "dnf install -y %s", pkg);
+	else if (!strcmp(d->pm, "yum"))
+		dr_fix_cmd(f, "yum install -y %s", pkg);
+	else if (!strcmp(d->pm, "zypper"))
+		dr_fix_cmd(f, "zypper --non-interactive install %s", pkg);
+	else if (!strcmp(d->pm, "pacman"))
+		dr_fix_cmd(f, "pacman -S --noconfirm %s", pkg);
+	else if (!strcmp(d->pm, "apk"))
+		dr_fix_cmd(f, "apk add %s", pkg);
+	else
+		dr_fix_cmd(
+			f,
+			"# install the package %s with your distribution's package manager",
+			pkg);
+}
+
+void dr_cmd_enable(struct dr_finding *f, const struct dr_distro *d,
+		   const char *service)
+{
+	if (d->family == DR_FAM_ALPINE) {
+		dr_fix_cmd(f, "rc-update add %s default", service);
+		dr_fix_cmd(f, "rc-service %s start", service);
+	} else {
+		dr_fix_cmd(f, "systemctl enable --now %s", service);
+	}
+}
+
+void dr_cmd_initramfs_virtio(struct dr_finding *f, const struct dr_distro *d)
+{
+	switch (d->family) {
+	case DR_FAM_RHEL:
+	case DR_FAM_SUSE:
+		/* dracut's host-only mode leaves out drivers the boot disk
+		   does not use today: virtio ones on an IDE/SATA guest. */
+		dr_fix_cmd(
+			f,
+			"echo 'add_drivers+=\" virtio_pci virtio_blk virtio_scsi \"' > /etc/dracut.conf.d/90-virtio.conf");
+		dr_fix_cmd(f, "dracut -f --regenerate-all");
+		break;
+	case DR_FAM_DEBIAN:
+		dr_fix_cmd(
+			f,
+			"printf 'virtio_pci\\nvirtio_blk\\nvirtio_scsi\\n' >> /etc/initramfs-tools/modules");
+		dr_fix_cmd(f, "update-initramfs -u -k all");
+		break;
+	case DR_FAM_ARCH:
+		dr_fix_cmd(
+			f,
+			"sed -i 's/^MODULES=(/MODULES=(virtio_pci virtio_blk virtio_scsi /' /etc/mkinitcpio.conf");
+		dr_fix_cmd(f, "mkinitcpio -P");
+		break;
+	case DR_FAM_ALPINE:
+		dr_fix_cmd(
+			f,
+			"sed -i 's/^features=\"/features=\"virtio /' /etc/mkinitfs/mkinitfs.conf");
+		dr_fix_cmd(f, "mkinitfs");
+		break;
+	default:
+		dr_fix_cmd(
+			f,
+			"# add virtio_pci, virtio_blk and virtio_scsi to the initramfs and rebuild it");
+	}
+}
+
+void dr_cmd_queue_attr(struct dr_finding *f, const struct dr_disk *d,
+		       const char *attr, const char *value)
+{
+	dr_fix_cmd(f, "echo %s > /sys/block/%s/queue/%s", value, d->name, attr);
+	dr_fix_cmd(
+		f,
+		"echo 'ACTION==\"add|change\", KERNEL==\"%s\", ATTR{queue/%s}=\"%s\"' > /etc/udev/rules.d/60-iolab-%s-%s.rules",
+		d->name, attr, value, d->name, attr);
+}
+
+void dr_cmd_sysctl(struct dr_finding *f, const char *key, const char *value)
+{
+	dr_fix_cmd(f, "sysctl -w %s=%s", key, value);
+	dr_fix_cmd(f, "echo '%s = %s' > /etc/sysctl.d/60-iolab-%s.conf", key,
+		   value, key);
+}
+
+void dr_host_virtio_bus(struct dr_finding *f, const struct dr_disk *d)
+{
+	dr_fix_host(
+		f, DR_HOST_QNAP,
+		"shut the VM down; Virtualization Station > the VM > Settings > Storage: select the disk and set its interface (controller) to VirtIO; apply and start the VM");
+	dr_fix_host(
+		f, DR_HOST_PROXMOX,
+		"shut the VM down; Hardware: select the disk, Detach; double-click the Unused Disk, Bus/Device: VirtIO Block (or SCSI with SCSI Controller 'VirtIO SCSI single'), Add; Options > Boot Order: enable the disk again");
+	dr_fix_host(
+		f, DR_HOST_VIRT_MANAGER,
+		"shut the VM down; Show virtual hardware details > %s > Advanced options > Disk bus: VirtIO; Apply, then start the VM",
+		!strcmp(d->bus, "ide")	     ? "IDE Disk 1 (the disk)" :
+		!strcmp(d->bus, "sata-ahci") ? "SATA Disk 1 (the disk)" :
+		!strncmp(d->bus, "lsi", 3)   ? "SCSI Disk 1 (the disk)" :
+					       "the disk");
+	dr_fix_host(
+		f, DR_HOST_LIBVIRT,
+		"virsh edit VM: in the disk's <disk> element set <target dev='vda' bus='virtio'/> and delete its <address type='drive' .../> line; then virsh shutdown VM && virsh start VM");
+}

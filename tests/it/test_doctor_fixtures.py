@@ -1,0 +1,377 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""iolab doctor on captured trees: each bus and distribution diagnosed right.
+
+The trees in tests/fixtures/doctor were captured with `iolab doctor
+--capture` inside QEMU guests (make-fixtures.sh) and on a KVM guest with a
+virtio-blk disk; the *-flavour ones are copies with another os-release.
+"""
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from iolabtest import done, fail, ok, run, run_json  # noqa: E402
+
+FIX = os.path.join(os.environ.get("IOLAB_SRC", os.path.join(
+    os.path.dirname(__file__), "..", "..")), "tests", "fixtures", "doctor")
+
+HOSTS = {"qnap_virtualization_station", "proxmox", "virt_manager",
+         "libvirt_xml"}
+
+
+def diagnose(name, rc):
+    return run_json(["doctor", "--sysroot", os.path.join(FIX, name)],
+                    check=rc)
+
+
+def finding(doc, fid, disk=None):
+    for f in doc["findings"]:
+        if f["id"] == fid and (disk is None or f["disk"] == disk):
+            return f
+    return None
+
+
+def has(doc, fid, sev, disk=None, name=""):
+    f = finding(doc, fid, disk)
+    ok(f is not None and f["severity"] == sev,
+       "%s: %s %s%s" % (name, sev, fid, " on " + disk if disk else ""))
+    return f or {"fix": {"commands": [], "host": {}, "summary": ""}}
+
+
+def lacks(doc, fid, name):
+    ok(finding(doc, fid) is None, "%s: no %s finding" % (name, fid))
+
+
+def cmds(f):
+    return "\n".join(f["fix"]["commands"])
+
+
+def one_disk(doc, name):
+    disks = doc["disks"]
+    ok(len(disks) == 1, "%s: one disk (got %s)" % (
+        name, [d["name"] for d in disks]))
+    return disks[0]
+
+
+def check_shape(doc, name):
+    ok(doc["command"] == "doctor" and doc["schema_version"] >= 1,
+       name + ": command and schema_version")
+    v = doc["virtualization"]
+    ok(all(k in v for k in ("hypervisor", "product", "container")),
+       name + ": virtualization keys")
+    for d in doc["disks"]:
+        ok(all(k in d for k in ("name", "driver", "bus", "model",
+                                "size_bytes", "scheduler", "queues")),
+           name + ": disk %s keys" % d["name"])
+    seen = set()
+    for f in doc["findings"]:
+        ok(f["severity"] in ("critical", "warning", "info") and f["id"] and
+           f["message"] and f["why"] and f["fix"]["summary"],
+           name + ": finding %s complete" % f["id"])
+        ok(set(f["fix"]["host"]) <= HOSTS, name + ": host keys of " +
+           f["id"])
+        key = (f["id"], f["disk"])
+        ok(key not in seen, name + ": %s once per disk" % (key,))
+        seen.add(key)
+    order = [("critical", "warning", "info").index(f["severity"])
+             for f in doc["findings"]]
+    ok(order == sorted(order), name + ": most severe findings first")
+    s = doc["summary"]
+    ok(s["critical"] == order.count(0) and s["warning"] == order.count(1)
+       and s["info"] == order.count(2), name + ": summary counts")
+    ok(doc["unreadable"] == [], name + ": nothing unreadable in a capture")
+
+
+def emulated_fix_checks(f, name, initramfs, pm_install=None):
+    ok(initramfs in cmds(f), "%s: fix puts virtio into the initramfs (%s)"
+       % (name, initramfs))
+    ok(set(f["fix"]["host"]) == HOSTS,
+       name + ": host fix for QNAP, Proxmox, virt-manager and libvirt XML")
+
+
+def tcg_guest(doc, name, machine):
+    v = doc["virtualization"]
+    ok(v["hypervisor"] == "qemu" and v["cpuid"]["vendor"] == "TCGTCGTCGTCG",
+       name + ": QEMU TCG from CPUID")
+    ok(v["machine"] == machine, "%s: machine %s (got %s)" % (
+        name, machine, v["machine"]))
+    ok(v["product"] and v["product"].startswith("QEMU Standard PC"),
+       name + ": DMI product")
+    has(doc, "hypervisor-tcg", "critical", name=name)
+
+
+def test_ide(name, pm, initramfs, install):
+    doc = diagnose(name, 4)
+    check_shape(doc, name)
+    tcg_guest(doc, name, "i440fx")
+    d = one_disk(doc, name)
+    ok(d["name"] == "sda" and d["driver"] == "ata_piix" and
+       d["bus"] == "ide" and d["kind"] == "emulated" and
+       d["pci_id"] == "8086:7010", name + ": sda on emulated PIIX IDE")
+    ok(d["queue_depth"] == 1 and d["model"] == "QEMU HARDDISK",
+       name + ": IDE queue depth 1, QEMU HARDDISK")
+    ok([p["name"] for p in d["partitions"]] == ["sda1", "sda2"] and
+       d["partitions"][0]["start_sector"] == 2048, name + ": partitions")
+    ok([(m["device"], m["mountpoint"], m["fstype"]) for m in d["mounts"]] ==
+       [("sda1", "/data", "ext4")], name + ": /data mounted from sda1")
+    ok([s["path"] for s in d["swaps"]] == ["/dev/sda2"], name + ": swap")
+    f = has(doc, "emulated-ide", "critical", "sda", name)
+    emulated_fix_checks(f, name, initramfs)
+    ok("queue depth 1" in f["message"], name + ": message says depth 1")
+    has(doc, "device-names", "warning", name=name)
+    f = has(doc, "guest-agent-channel", "warning", name=name)
+    ok(install in cmds(f), "%s: agent install via %s" % (name, pm))
+    ok(doc["system"]["distribution"]["package_manager"] == pm,
+       name + ": package manager " + pm)
+
+
+def test_ahci(name, pm, initramfs, install):
+    doc = diagnose(name, 4)
+    check_shape(doc, name)
+    tcg_guest(doc, name, "q35")
+    d = one_disk(doc, name)
+    ok(d["driver"] == "ahci" and d["bus"] == "sata-ahci" and
+       d["kind"] == "emulated" and d["queue_depth"] == 32,
+       name + ": sda on emulated AHCI with NCQ depth 32")
+    f = has(doc, "emulated-sata", "critical", "sda", name)
+    emulated_fix_checks(f, name, initramfs)
+    f = has(doc, "guest-agent-channel", "warning", name=name)
+    ok(install in cmds(f), "%s: agent install via %s" % (name, pm))
+
+
+def test_virtio_scsi():
+    name = "tcg-virtio-scsi"
+    doc = diagnose(name, 4)
+    check_shape(doc, name)
+    tcg_guest(doc, name, "q35")
+    d = one_disk(doc, name)
+    ok(d["driver"] == "virtio_scsi" and d["block_driver"] == "sd" and
+       d["bus"] == "virtio-scsi" and d["kind"] == "paravirtual" and
+       d["pci_id"] == "1af4:1004", name + ": sda behind virtio-scsi")
+    ok(d["queues"] == 2, name + ": one queue per vCPU (2)")
+    for fid in ("emulated-ide", "emulated-sata", "emulated-scsi",
+                "single-queue", "guest-agent-channel"):
+        lacks(doc, fid, name)
+    g = doc["guest"]["agent"]
+    ok(g["channel"] and g["channel_path"].startswith("/dev/vport"),
+       name + ": agent port found in sysfs (no udev link)")
+    f = has(doc, "guest-agent-not-running", "warning", name=name)
+    ok("apt-get install -y qemu-guest-agent" in cmds(f) and
+       "systemctl enable --now qemu-guest-agent" in cmds(f),
+       name + ": install and enable qemu-ga")
+    has(doc, "rotational-default", "info", "sda", name)
+    lacks(doc, "device-names", name)
+
+
+def test_nvme():
+    name = "tcg-nvme"
+    doc = diagnose(name, 4)
+    check_shape(doc, name)
+    d = one_disk(doc, name)
+    ok(d["name"] == "nvme0n1" and d["driver"] == "nvme" and
+       d["kind"] == "emulated-nvme" and d["pci_id"] == "1b36:0010" and
+       d["model"] == "QEMU NVMe Ctrl", name + ": QEMU's emulated NVMe")
+    ok([p["name"] for p in d["partitions"]] == ["nvme0n1p1", "nvme0n1p2"],
+       name + ": nvme partition names")
+    f = has(doc, "emulated-nvme", "info", "nvme0n1", name)
+    ok(set(f["fix"]["host"]) == HOSTS, name + ": host fix for all four")
+    ok([x["id"] for x in doc["findings"] if x["severity"] == "critical"] ==
+       ["hypervisor-tcg"], name + ": only TCG is critical")
+
+
+def test_virtio_blk():
+    name = "tcg-virtio-blk-writethrough"
+    doc = diagnose(name, 4)
+    check_shape(doc, name)
+    d = one_disk(doc, name)
+    ok(d["name"] == "vda" and d["driver"] == "virtio_blk" and
+       d["bus"] == "virtio-blk" and d["kind"] == "paravirtual",
+       name + ": vda on virtio-blk")
+    ok(d["queues"] == 2 and d["write_cache"] == "write through" and
+       d["discard"] is True, name + ": 2 queues, write through, discard")
+    f = has(doc, "write-through", "warning", "vda", name)
+    ok("cache='none'" in f["fix"]["host"].get("libvirt_xml", ""),
+       name + ": libvirt fix sets cache='none'")
+    ok("write_cache" in f["fix"]["summary"] and not f["fix"]["commands"],
+       name + ": no guest command that would drop flushes")
+    has(doc, "rotational-virtio", "info", "vda", name)
+    for fid in ("single-queue", "no-discard", "device-names"):
+        lacks(doc, fid, name)
+
+
+def test_lsi(name, pm, install):
+    doc = diagnose(name, 4)
+    check_shape(doc, name)
+    d = one_disk(doc, name)
+    ok(d["driver"] == "sym53c8xx" and d["bus"] == "lsi-scsi" and
+       d["kind"] == "emulated", name + ": sda on emulated LSI 53C895A")
+    f = has(doc, "emulated-scsi", "critical", "sda", name)
+    ok("virtio-scsi-single" in f["fix"]["host"]["proxmox"],
+       name + ": Proxmox fix: VirtIO SCSI single")
+    ok("virtio_scsi" in cmds(f), name + ": initramfs gets virtio_scsi")
+    f = has(doc, "partition-misaligned", "warning", "sda", name)
+    ok("sda1" in f["message"] and "63" in f["message"],
+       name + ": sda1 at sector 63")
+    f = has(doc, "aio-max-nr-low", "info", name=name)
+    ok("sysctl -w fs.aio-max-nr=1048576" in cmds(f), name + ": aio sysctl")
+    f = has(doc, "tuned-profile", "info", name=name)
+    ok(install in cmds(f), "%s: tuned via %s" % (name, pm))
+
+
+def test_kvm():
+    name = "kvm-virtio-blk"
+    doc = diagnose(name, 0)
+    check_shape(doc, name)
+    v = doc["virtualization"]
+    ok(v["hypervisor"] == "kvm" and v["cpuid"]["vendor"] == "KVMKVMKVM",
+       name + ": KVM from CPUID")
+    ok(v["container"] == "none", name + ": not a container (/.dockerenv "
+       "is discounted: / is on vda)")
+    vda = [d for d in doc["disks"] if d["name"] == "vda"]
+    ok(len(vda) == 1 and vda[0]["driver"] == "virtio_blk" and
+       vda[0]["bus"] == "virtio-blk" and vda[0]["kind"] == "paravirtual",
+       name + ": vda is virtio_blk")
+    ok(any(m["mountpoint"] == "/" for m in vda[0]["mounts"]),
+       name + ": / is on vda")
+    ok(not any(d["name"].startswith(("loop", "zram")) for d in doc["disks"]),
+       name + ": loop and zram hidden without --all")
+    ok(not [f for f in doc["findings"] if f["severity"] == "critical"],
+       name + ": no critical finding")
+
+
+def test_lvm():
+    name = "tcg-virtio-blk-lvm"
+    doc = diagnose(name, 4)
+    check_shape(doc, name)
+    disks = {d["name"]: d for d in doc["disks"]}
+    ok(sorted(disks) == ["dm-0", "vda"], name + ": vda and its LV")
+    vda, lv = disks.get("vda", {}), disks.get("dm-0", {})
+    ok(vda.get("holders") == [{"name": "dm-0", "of": "vda1", "kind": "lvm",
+                               "label": "vg-data"}],
+       name + ": vda1 held by LVM vg-data")
+    ok([(m["device"], m["mountpoint"]) for m in vda.get("mounts", [])] ==
+       [("dm-0", "/data")], name + ": /data on vda through dm-0")
+    ok(lv.get("kind") == "stacked" and lv.get("bus") == "dm" and
+       lv.get("on") == ["vda1"] and
+       lv.get("controller", "").startswith("LVM logical volume vg-data"),
+       name + ": dm-0 is an LVM volume on vda1")
+    ok(lv.get("queues") is None, name + ": bio-based dm has no hw queues")
+    ok(not [f for f in doc["findings"] if f["disk"] == "dm-0"],
+       name + ": no disk rules on the stacked device")
+    lacks(doc, "device-names", name)
+
+
+def edited(src, edit):
+    """Diagnose a copy of fixture @src changed by @edit(tree)."""
+    d = tempfile.mkdtemp(prefix="iolab-test-", dir=os.environ.get(
+        "IOLAB_BUILD"))
+    try:
+        tree = os.path.join(d, "t")
+        shutil.copytree(os.path.join(FIX, src), tree, symlinks=True)
+        edit(tree)
+        return run_json(["doctor", "--sysroot", tree], check=None)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def put(tree, rel, text):
+    p = os.path.join(tree, rel)
+    if os.path.islink(p):
+        p = os.path.realpath(p)
+    with open(p, "w") as f:
+        f.write(text)
+
+
+def test_edited():
+    # The LSI capture as if VMware ran it (LSI Logic, no vmtoolsd).
+    def vmware(t):
+        put(t, ".iolab/cpuid", "hypervisor_bit 1\nvendor VMwareVMware\n")
+        put(t, "sys/class/dmi/id/sys_vendor", "VMware, Inc.\n")
+        put(t, "sys/class/dmi/id/product_name", "VMware Virtual Platform\n")
+    doc = edited("tcg-lsi", vmware)
+    name = "vmware-edit"
+    ok(doc["virtualization"]["hypervisor"] == "vmware", name + ": VMware")
+    f = has(doc, "emulated-scsi", "warning", "sda", name)
+    ok(not f["fix"]["host"] and "VMware Paravirtual" in
+       (f["fix"]["other_hypervisor"] or ""), name + ": PVSCSI, no QEMU tools")
+    has(doc, "vmware-tools-not-running", "warning", name=name)
+    lacks(doc, "guest-agent-channel", name)
+    lacks(doc, "hypervisor-tcg", name)
+
+    # QEMU by DMI, but no KVM signature and no kvm-clock.
+    def hidden(t):
+        put(t, ".iolab/cpuid", "hypervisor_bit 1\nvendor \n")
+    doc = edited("tcg-virtio-scsi", hidden)
+    name = "no-kvm-edit"
+    ok(doc["virtualization"]["hypervisor"] == "qemu", name + ": QEMU")
+    has(doc, "hypervisor-no-kvm", "warning", name=name)
+    lacks(doc, "hypervisor-tcg", name)
+
+    # A container fact.
+    def container(t):
+        put(t, ".iolab/container", "container docker\nnote container=docker\n")
+    doc = edited("kvm-virtio-blk", container)
+    name = "container-edit"
+    ok(doc["virtualization"]["container"] == "docker", name + ": docker")
+    has(doc, "container", "info", name=name)
+
+    # A bare-metal AHCI disk is no finding; bfq on an SSD is.
+    def metal(t):
+        put(t, ".iolab/cpuid", "hypervisor_bit 0\nvendor \n")
+        for a in ("sys_vendor", "product_name", "product_version",
+                  "bios_vendor", "bios_version"):
+            put(t, "sys/class/dmi/id/" + a, "Dell Inc.\n")
+        put(t, "sys/block/sda/device/model", "Samsung SSD 870\n")
+        put(t, "sys/block/sda/queue/rotational", "0\n")
+        put(t, "sys/block/sda/queue/scheduler", "mq-deadline [bfq] none\n")
+    doc = edited("tcg-ahci-q35", metal)
+    name = "metal-edit"
+    ok(doc["virtualization"]["hypervisor"] == "none" and
+       not doc["virtualization"]["virtualized"], name + ": bare metal")
+    sda = doc["disks"][0]
+    ok(sda["kind"] == "native" and sda["controller"] == "SATA controller "
+       "(AHCI)", name + ": a real AHCI controller")
+    for fid in ("emulated-sata", "hypervisor-tcg", "guest-agent-channel",
+                "tuned-profile", "device-names"):
+        lacks(doc, fid, name)
+    f = has(doc, "io-scheduler", "warning", "sda", name)
+    ok("echo mq-deadline > /sys/block/sda/queue/scheduler" in cmds(f),
+       name + ": switch bfq to mq-deadline (one queue)")
+
+
+def test_text_and_determinism():
+    for name in sorted(os.listdir(FIX)):
+        path = os.path.join(FIX, name)
+        if not os.path.isdir(path):
+            continue
+        rc, out, err = run(["doctor", "--sysroot", path])
+        ok(rc in (0, 4) and out.startswith("iolab doctor: ") and
+           "Verdict:" in out and "Disk " in out and not err,
+           name + ": text report")
+        ok(("CRITICAL" in out) == (rc == 4), name + ": exit 4 iff critical")
+        a = run(["doctor", "--sysroot", path, "--json"])[1]
+        b = run(["doctor", "--sysroot", path, "--json"])[1]
+        ok(a == b, name + ": same JSON twice")
+
+
+test_ide("tcg-ide-piix", "apt", "update-initramfs -u -k all",
+         "apt-get install -y qemu-guest-agent")
+test_ide("sles15-ide-piix", "zypper", "dracut -f --regenerate-all",
+         "zypper --non-interactive install qemu-guest-agent")
+test_ahci("tcg-ahci-q35", "apt", "update-initramfs -u -k all",
+          "apt-get install -y qemu-guest-agent")
+test_ahci("ol9-ahci-q35", "dnf", "dracut -f --regenerate-all",
+          "dnf install -y qemu-guest-agent")
+test_virtio_scsi()
+test_nvme()
+test_virtio_blk()
+test_lsi("tcg-lsi", "apt", "apt-get install -y tuned")
+test_lsi("centos7-lsi", "yum", "yum install -y tuned")
+test_kvm()
+test_lvm()
+test_edited()
+test_text_and_determinism()
+if not os.path.isdir(FIX):
+    fail("no fixtures at " + FIX)
+done()
