@@ -146,3 +146,70 @@ const char *lab_fmt_secs(double s, char *buf, size_t len)
 			 fmod(floor(s / 60), 60));
 	return buf;
 }
+
+static const char *jstr(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+bool lab_doctor_parse(const struct lab_cell *c, struct lab_doctor *d)
+{
+	json_t *doc, *disks, *finds, *v;
+	size_t i, n = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (!c->doctor)
+		return false;
+	doc = json_loads(c->doctor, 0, NULL);
+	if (!doc)
+		return false;
+	disks = json_object_get(doc, "disks");
+	json_array_foreach(disks, i, v)
+	{
+		json_t *q = json_object_get(v, "queues");
+		const char *name = jstr(v, "name");
+
+		if (!name || strcmp(name, c->disk))
+			continue;
+		snprintf(
+			d->disk, sizeof(d->disk),
+			"%s: %s, driver %s, scheduler %s, %lld queue%s, nr_requests %lld",
+			name,
+			jstr(v, "controller") ? jstr(v, "controller") : "?",
+			jstr(v, "driver") ? jstr(v, "driver") : "?",
+			jstr(v, "scheduler") ? jstr(v, "scheduler") : "?",
+			json_is_integer(q) ? json_integer_value(q) : 0,
+			json_is_integer(q) && json_integer_value(q) == 1 ? "" :
+									   "s",
+			(long long)json_integer_value(
+				json_object_get(v, "nr_requests")));
+		if (json_is_integer(json_object_get(v, "queue_depth")))
+			snprintf(d->disk + strlen(d->disk),
+				 sizeof(d->disk) - strlen(d->disk),
+				 ", queue_depth %lld",
+				 (long long)json_integer_value(
+					 json_object_get(v, "queue_depth")));
+		if (jstr(v, "write_cache"))
+			snprintf(d->write_cache, sizeof(d->write_cache), "%s",
+				 jstr(v, "write_cache"));
+	}
+	finds = json_object_get(doc, "findings");
+	json_array_foreach(finds, i, v)
+	{
+		const char *disk = jstr(v, "disk"), *id = jstr(v, "id");
+
+		if (disk && !strcmp(disk, c->disk) && d->nfind < 8) {
+			snprintf(d->find[d->nfind++], sizeof(d->find[0]),
+				 "[%s] %s",
+				 jstr(v, "severity") ? jstr(v, "severity") :
+						       "?",
+				 jstr(v, "message") ? jstr(v, "message") : "?");
+		} else if (id && n + strlen(id) + 3 < sizeof(d->others)) {
+			n += (size_t)snprintf(d->others + n,
+					      sizeof(d->others) - n, "%s%s",
+					      n ? ", " : "", id);
+		}
+	}
+	json_decref(doc);
+	return d->disk[0] != '\0';
+}

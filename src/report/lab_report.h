@@ -88,6 +88,18 @@ long lab_best(const struct lab_report *r, int bus, int format, bool safe_only,
 /* The geometric mean of a cell's MB/s figures (0 if none). */
 double lab_cell_score(const struct lab_cell *c);
 
+/* What iolab doctor saw inside a cell's guest, about its test disk. */
+struct lab_doctor {
+	char disk[400]; /* "vda: virtio-blk (paravirtual), driver ..." */
+	char write_cache[32]; /* "write back", "write through" or "" */
+	unsigned int nfind;
+	char find[8][400]; /* "[warning] message" about the test disk */
+	char others[400]; /* ids of the findings about the guest itself */
+};
+
+/* False if the cell has no (readable) doctor result. */
+bool lab_doctor_parse(const struct lab_cell *c, struct lab_doctor *d);
+
 /* A measured or estimated time for people: "850 ms", "42 s", "3 min 5 s". */
 const char *lab_fmt_secs(double s, char *buf, size_t len);
 

@@ -277,6 +277,59 @@ static void print_notes(const struct lab_report *r, const struct notes *ns,
 	}
 }
 
+/*
+ * --doctor: per bus and format, the guest's view of its test disk (from
+ * the first cell that has it) and the write cache each cache mode shows
+ * the guest (reference/qemu.md 1.4).
+ */
+static void print_doctor(const struct lab_report *r, int bus, int format,
+			 FILE *f)
+{
+	struct lab_doctor d, one;
+	bool have = false;
+	char wb[160] = "", wt[160] = "";
+
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct lab_cell *c = &r->cells[i];
+
+		if ((int)c->bus != bus || (int)c->format != format ||
+		    !lab_doctor_parse(c, &one))
+			continue;
+		if (!have)
+			d = one;
+		have = true;
+		if (!strcmp(one.write_cache, "write back") &&
+		    !strstr(wb, cache_name(c->cache)))
+			snprintf(wb + strlen(wb), sizeof(wb) - strlen(wb),
+				 "%s%s", wb[0] ? ", " : "",
+				 cache_name(c->cache));
+		else if (!strcmp(one.write_cache, "write through") &&
+			 !strstr(wt, cache_name(c->cache)))
+			snprintf(wt + strlen(wt), sizeof(wt) - strlen(wt),
+				 "%s%s", wt[0] ? ", " : "",
+				 cache_name(c->cache));
+	}
+	if (!have)
+		return;
+	fprintf(f, "\nInside the %s guest (iolab doctor), %s image:\n",
+		lab_bus_names[bus], lab_format_names[format]);
+	fprintf(f, "  %s\n", d.disk);
+	if (wb[0] || wt[0]) {
+		fprintf(f, "  write cache as the guest sees it:");
+		if (wb[0])
+			fprintf(f, " write back (cache=%s)%s", wb,
+				wt[0] ? "," : "");
+		if (wt[0])
+			fprintf(f, " write through (cache=%s)", wt);
+		fprintf(f, "\n");
+	}
+	for (unsigned int k = 0; k < d.nfind; k++)
+		fprintf(f, "  %s\n", d.find[k]);
+	if (d.others[0])
+		fprintf(f, "  about the lab guest itself, not the disk: %s\n",
+			d.others);
+}
+
 /* What QEMU printed for cells that ran anyway (warnings). */
 static void print_qemu_messages(const struct lab_report *r, FILE *f)
 {
@@ -354,6 +407,10 @@ void lab_text_print(const struct lab_report *r, FILE *f)
 			print_table(r, buses[k], fm, 1, cols, &ns, f);
 		}
 	}
+	for (int k = 0; k < nbus; k++)
+		for (int fm = 0; fm < FMT_COUNT; fm++)
+			if (seen_fmt[fm])
+				print_doctor(r, buses[k], fm, f);
 	print_buses(r, nbus, buses, f);
 	print_notes(r, &ns, f);
 	print_qemu_messages(r, f);

@@ -141,7 +141,7 @@ def check_text_buses():
         # No --iolab-static: found beside the iolab binary.
         rc, out, err = run(["lab"] + SHORT[:-2] + [
             "--tests", "RND4K-Q1T1", "--bus", "ide,virtio-blk",
-            "--aio", "io_uring", "--cache", "none", "--disk", d],
+            "--aio", "io_uring", "--cache", "none", "--doctor", "--disk", d],
             env=env_with_tmp(d), timeout=600)
         ok(rc == 0, "ide vs virtio-blk exits 0 (rc %d; %s)" % (rc, err[-600:]))
         for want in ["ide, raw image: Read MB/s",
@@ -149,7 +149,11 @@ def check_text_buses():
                      "virtio-blk, raw image: Read MB/s",
                      "Buses compared at aio=io_uring cache=none",
                      "TCG emulates the guest's CPU",
-                     "QEMU " + qemu_version()]:
+                     "QEMU " + qemu_version(),
+                     "Inside the ide guest (iolab doctor), raw image:",
+                     "sda: emulated IDE controller",
+                     "Inside the virtio-blk guest (iolab doctor), raw image:",
+                     "vda: virtio-blk (paravirtual), driver virtio_blk"]:
             ok(want in out, "text report has %r" % want)
         ok(re.search(r"^Best (safe )?setting of all: (ide|virtio-blk) raw "
                      r"aio=io_uring cache=none, geometric mean [0-9.]+ MB/s",
