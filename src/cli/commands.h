@@ -8,6 +8,7 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 
 #endif

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Fixes as corrected lines in the source's own syntax. A rule says what
+ * to change in words the three sources share (a cache mode, an aio mode,
+ * a virtio bus, an iothread); a writer per source turns that into the
+ * corrected -drive/-blockdev/-device options, libvirt XML elements or
+ * Proxmox config lines.
+ */
+#ifndef IOLAB_DIAG_ADVISE_FIX_H
+#define IOLAB_DIAG_ADVISE_FIX_H
+
+#include <stdbool.h>
+
+#include "advise_model.h"
+
+struct adv_edit {
+	const char *cache; /* set this cache mode */
+	const char *aio; /* set this aio mode */
+	const char *format; /* name the image format */
+	bool discard; /* pass discard through */
+	bool virtio; /* move the disk (or its SCSI controller) to virtio */
+	bool iothread; /* give the disk (or its controller) an iothread */
+	const char *define_iothread; /* define this missing iothread */
+	unsigned queues; /* set this many queues */
+	unsigned queue_size; /* set this queue size */
+	int fix_prop; /* rename or drop d->badprop[fix_prop - 1] */
+	bool drop_scsi; /* drop virtio-blk scsi= */
+};
+
+/* Corrected lines, '\n'-separated; the caller frees them. */
+char *adv_fix(const struct adv_vm *vm, const struct adv_disk *d,
+	      const struct adv_edit *e);
+
+char *adv_qemu_fix(const struct adv_vm *vm, const struct adv_disk *d,
+		   const struct adv_edit *e);
+char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
+		      const struct adv_edit *e);
+char *adv_pve_fix(const struct adv_vm *vm, const struct adv_disk *d,
+		  const struct adv_edit *e);
+
+/* A name for a new iothread that the VM does not use yet. */
+char *adv_new_iothread_name(const struct adv_vm *vm, const char *prefix);
+
+/* Growing text buffer for the writers. */
+struct fixbuf {
+	char *s;
+	size_t len, cap;
+};
+void fixbuf_add(struct fixbuf *b, const char *line);
+void fixbuf_addf(struct fixbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The text, or an empty string; ownership passes to the caller. */
+char *fixbuf_take(struct fixbuf *b);
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The running VMs of this host: every process whose argv[0] is
+ * qemu-system-*, qemu-kvm or kvm (Proxmox), read from /proc/PID/cmdline
+ * with the same parser as --qemu-args, leniently: an option this version
+ * does not know becomes a warning, since QEMU accepted it.
+ */
+#ifndef IOLAB_DIAG_ADVISE_SCAN_H
+#define IOLAB_DIAG_ADVISE_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "advise_model.h"
+
+struct err;
+
+/* Append one VM per QEMU process to @r; *found counts them. */
+bool adv_scan_processes(struct adv_report *r, const struct adv_ctx *ctx,
+			size_t *found, struct err *err);
+
+#endif
