@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/module.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,21 +397,121 @@ static char *slurp(const char *path, size_t *len)
  * Run @fn in a child; send what it wrote to @out as DATA @kind. Without a
  * result, a @required step ends the guest; another is only noted.
  */
+/*
+ * A child's stderr, relayed: a line ending in '\n' is a message (to the
+ * console and, as LOG, to the host); a segment ending in '\r' is a live
+ * progress line (the runner's and mark's), sent as PROGRESS at most once
+ * a second, which also tells the host's watchdog the guest is alive.
+ */
+struct relay {
+	char buf[1024];
+	size_t len;
+	char last[512]; /* the latest progress text not sent yet */
+	uint64_t sent_ns;
+};
+
+static void relay_flush(struct guest *g, struct relay *r, bool force)
+{
+	if (!r->last[0] || (!force && clock_ns() - r->sent_ns < 1000000000ull))
+		return;
+	chan_send(g->chan, "PROGRESS 0 0 %s", r->last);
+	r->last[0] = '\0';
+	r->sent_ns = clock_ns();
+}
+
+static void relay_segment(struct guest *g, struct relay *r, char *seg,
+			  bool line)
+{
+	char *esc;
+
+	/* Drop the terminal's "erase to end of line". */
+	while ((esc = strstr(seg, "\033[K")))
+		memmove(esc, esc + 3, strlen(esc + 3) + 1);
+	if (!seg[0])
+		return;
+	if (line) {
+		fprintf(stderr, "%s\n", seg);
+		chan_send(g->chan, "LOG %s", seg);
+	} else {
+		snprintf(r->last, sizeof(r->last), "%s", seg);
+	}
+}
+
+/* Read what is there; returns read(2)'s result. */
+static ssize_t relay_read(struct guest *g, struct relay *r, int fd)
+{
+	ssize_t n = read(fd, r->buf + r->len, sizeof(r->buf) - 1 - r->len);
+	size_t start = 0;
+
+	if (n <= 0)
+		return n;
+	r->len += (size_t)n;
+	for (size_t i = 0; i < r->len; i++) {
+		if (r->buf[i] != '\n' && r->buf[i] != '\r')
+			continue;
+		{
+			bool line = r->buf[i] == '\n';
+
+			r->buf[i] = '\0';
+			relay_segment(g, r, r->buf + start, line);
+		}
+		start = i + 1;
+	}
+	memmove(r->buf, r->buf + start, r->len - start);
+	r->len -= start;
+	if (r->len == sizeof(r->buf) - 1) { /* no end in sight: cut */
+		r->buf[r->len] = '\0';
+		relay_segment(g, r, r->buf, true);
+		r->len = 0;
+	}
+	return n;
+}
+
+/*
+ * Run @fn in a child, relaying its stderr; send what it wrote to @out as
+ * DATA @kind. Without a result, a @required step ends the guest; another
+ * is only noted.
+ */
 static void run_child(struct guest *g, const char *kind,
 		      void (*fn)(struct guest *g), const char *out,
 		      bool required)
 {
+	struct relay rl = { .len = 0 };
+	int st = 0, code, pipefd[2];
 	size_t len;
 	char *data;
-	int st = 0, code;
-	pid_t pid = fork();
+	pid_t pid;
 
+	if (pipe2(pipefd, O_CLOEXEC))
+		give_up(g, "cannot create a pipe: %s", strerror(errno));
+	pid = fork();
 	if (pid < 0)
 		give_up(g, "cannot fork: %s", strerror(errno));
-	if (pid == 0)
+	if (pid == 0) {
+		dup2(pipefd[1], 2);
 		fn(g);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+	}
+	close(pipefd[1]);
+	for (;;) {
+		struct pollfd pf = { .fd = pipefd[0], .events = POLLIN };
+		pid_t w;
+
+		if (poll(&pf, 1, 250) > 0) {
+			if (pf.revents & POLLIN)
+				relay_read(g, &rl, pipefd[0]);
+			else if (pf.revents & (POLLHUP | POLLERR))
+				pf.fd = -1;
+		}
+		relay_flush(g, &rl, false);
+		w = waitpid(pid, &st, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+	}
+	/* What it wrote last: every writer is gone, so this ends at EOF. */
+	while (relay_read(g, &rl, pipefd[0]) > 0)
 		;
+	rl.last[0] = '\0'; /* a live line of a finished child is stale */
+	close(pipefd[0]);
 	code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	data = slurp(out, &len);
 	if (!data && required)

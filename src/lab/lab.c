@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -318,7 +319,9 @@ static uint64_t cell_estimate_ns(const struct lab_ctx *x, bool refused)
 static void on_event(const struct chan_event *ev, void *ctx)
 {
 	struct lab_ctx *x = ctx;
-	char t[32];
+	char t[32], line[512];
+	struct winsize ws;
+	int n;
 
 	if (!x->o->progress)
 		return;
@@ -327,6 +330,8 @@ static void on_event(const struct chan_event *ev, void *ctx)
 	else if (ev->type == CHAN_PROGRESS && !strncmp(ev->text, "filling", 7))
 		snprintf(x->state, sizeof(x->state), "%s (%llu of %llu MiB)",
 			 ev->text, ev->n1, ev->n2);
+	else if (ev->type == CHAN_PROGRESS && !ev->n2)
+		snprintf(x->state, sizeof(x->state), "%s", ev->text);
 	else if (ev->type == CHAN_PROGRESS)
 		snprintf(x->state, sizeof(x->state), "%s (%llu/%llu)", ev->text,
 			 ev->n1 + 1 > ev->n2 ? ev->n2 : ev->n1 + 1, ev->n2);
@@ -336,10 +341,15 @@ static void on_event(const struct chan_event *ev, void *ctx)
 		snprintf(x->state, sizeof(x->state), "disk %s found", ev->text);
 	else
 		return;
-	fprintf(stderr, "\r[%2u/%u] %s: %s, %s\033[K", x->cell_no, x->ncells,
-		x->cell_label, x->state,
-		lab_fmt_secs((double)(clock_ns() - x->cell_t0) / 1e9, t,
-			     sizeof(t)));
+	/* One line: cut to the terminal's width, or it scrolls. */
+	n = snprintf(line, sizeof(line), "[%2u/%u] %s: %s, %s", x->cell_no,
+		     x->ncells, x->cell_label, x->state,
+		     lab_fmt_secs((double)(clock_ns() - x->cell_t0) / 1e9, t,
+				  sizeof(t)));
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1 && n > 0 &&
+	    (size_t)n >= ws.ws_col)
+		line[ws.ws_col - 1] = '\0';
+	fprintf(stderr, "\r%s\033[K", line);
 }
 
 static char *trim_dup(const char *s)

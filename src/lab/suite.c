@@ -210,7 +210,10 @@ bool lab_suite_run(const struct lab_suite *s, const char *dev,
 				progress(step, total, label, ctx);
 			d->runs = xcalloc(s->runs, sizeof(*d->runs));
 			for (unsigned int k = 0; ok && k < s->runs; k++) {
-				struct runner_opts ro = { .label = label };
+				/* Its live line reaches the host through
+				 * the guest init's relay of stderr. */
+				struct runner_opts ro = { .label = label,
+							  .progress = true };
 				struct job_spec j;
 
 				job_for(s, i, dir, &j);
