@@ -371,6 +371,8 @@ static void classify(struct lab_cell *c, const struct vm_outcome *v,
 
 	c->boot_s = v->boot_s;
 	c->elapsed_s = v->elapsed_s;
+	if (v->guest_log && v->guest_log[0])
+		c->guest_log = trim_dup(v->guest_log);
 	snprintf(c->disk, sizeof(c->disk), "%s", v->disk);
 	if (v->end == VM_EXITED && !v->booted && v->exit_status != 0 &&
 	    v->qemu_stderr[0]) {
@@ -712,6 +714,7 @@ bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 			free(r->cells[i].reason);
 			free(r->cells[i].qemu_stderr);
 			free(r->cells[i].console_tail);
+			free(r->cells[i].guest_log);
 			free(r->cells[i].result);
 			free(r->cells[i].doctor);
 		}

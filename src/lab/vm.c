@@ -69,7 +69,7 @@ static char *buf_take(struct vm_buf *b)
 struct vm_state {
 	struct vm_outcome *o;
 	struct chan_parser parser;
-	struct vm_buf console, errbuf;
+	struct vm_buf console, errbuf, log;
 	uint64_t t0, last_msg;
 	vm_event_fn fn;
 	void *ctx;
@@ -95,6 +95,10 @@ static void handle_event(struct vm_state *s, struct chan_event *ev)
 		break;
 	case CHAN_END:
 		o->finished = true;
+		break;
+	case CHAN_LOG:
+		buf_add(&s->log, ev->text, strlen(ev->text));
+		buf_add(&s->log, "\n", 1);
 		break;
 	case CHAN_DATA:
 		if (!strcmp(ev->kind, "suite") && !o->suite) {
@@ -154,6 +158,7 @@ bool vm_run(struct qemu_cell *c, const struct vm_limits *l, vm_event_fn fn,
 		.o = o,
 		.console = { .max = VM_CONSOLE_TAIL, .tail = true },
 		.errbuf = { .max = VM_STDERR_MAX },
+		.log = { .max = VM_CONSOLE_TAIL, .tail = true },
 		.fn = fn,
 		.ctx = ctx,
 	};
@@ -268,6 +273,7 @@ bool vm_run(struct qemu_cell *c, const struct vm_limits *l, vm_event_fn fn,
 	o->elapsed_s = (double)(clock_ns() - s.t0) / 1e9;
 	o->qemu_stderr = buf_take(&s.errbuf);
 	o->console_tail = buf_take(&s.console);
+	o->guest_log = buf_take(&s.log);
 	chan_parser_free(&s.parser);
 	return true;
 }
@@ -276,6 +282,7 @@ void vm_outcome_free(struct vm_outcome *o)
 {
 	free(o->qemu_stderr);
 	free(o->console_tail);
+	free(o->guest_log);
 	free(o->suite);
 	free(o->doctor);
 	memset(o, 0, sizeof(*o));

@@ -42,6 +42,7 @@ struct vm_outcome {
 	char fail[512]; /* the guest's FAIL message, if any */
 	char *qemu_stderr; /* verbatim, NUL-terminated */
 	char *console_tail; /* the last bytes of the kernel console */
+	char *guest_log; /* the guest's LOG messages, one per line */
 	char *suite; /* DATA "suite", or NULL */
 	int suite_code;
 	char *doctor; /* DATA "doctor", or NULL */

@@ -165,6 +165,7 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 				json_null());
 		json_object_set_new(o, "qemu_stderr",
 				    jstr_or_null(c->qemu_stderr));
+		json_object_set_new(o, "guest_log", jstr_or_null(c->guest_log));
 		json_object_set_new(o, "accel",
 				    json_string(lab_accel_names[c->accel]));
 		json_object_set_new(o, "guest_disk", jstr_or_null(c->disk));

@@ -123,6 +123,7 @@ void lab_report_free(struct lab_report *r)
 		free(r->cells[i].reason);
 		free(r->cells[i].qemu_stderr);
 		free(r->cells[i].console_tail);
+		free(r->cells[i].guest_log);
 		free(r->cells[i].result);
 		free(r->cells[i].doctor);
 	}

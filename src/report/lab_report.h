@@ -42,6 +42,7 @@ struct lab_cell {
 	char *reason; /* refused: QEMU's stderr verbatim; failed: why */
 	char *qemu_stderr; /* ok or failed: what QEMU printed anyway */
 	char *console_tail; /* failed: the end of the guest console */
+	char *guest_log; /* what the guest logged (LOG lines), or NULL */
 	char *result; /* the suite's JSON text, or NULL */
 	char *doctor; /* doctor's JSON text, or NULL */
 	char disk[32]; /* the guest's name for the disk: "vda" */

@@ -221,6 +221,17 @@ static void print_buses(const struct lab_report *r, int nbus, const int *buses,
 	}
 }
 
+static void print_indented(const char *text, FILE *f)
+{
+	for (const char *s = text; *s;) {
+		size_t n = strcspn(s, "\n");
+
+		if (n)
+			fprintf(f, "      %.*s\n", (int)n, s);
+		s += n + (s[n] ? 1 : 0);
+	}
+}
+
 static void print_notes(const struct lab_report *r, const struct notes *ns,
 			FILE *f)
 {
@@ -262,6 +273,10 @@ static void print_notes(const struct lab_report *r, const struct notes *ns,
 				for (p = t; p > c->console_tail; p--)
 					if (p[-1] == '\n' && ++lines > 6)
 						break;
+				if (c->guest_log) {
+					fprintf(f, "    the guest said:\n");
+					print_indented(c->guest_log, f);
+				}
 				fprintf(f, "    guest console, last lines:\n");
 				for (const char *s = p; *s;) {
 					size_t n = strcspn(s, "\n");
