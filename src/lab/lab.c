@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "image.h"
@@ -595,6 +596,31 @@ static void print_done(struct lab_ctx *x, const struct lab_cell *c,
 	fprintf(stderr, "\n");
 }
 
+/*
+ * A buffered cache mode reads through the host's page cache, and each
+ * guest has just written its whole disk: unless the image is larger than
+ * the host's free memory, those reads measure host RAM. Say so.
+ */
+static void note_page_cache(const struct lab_opts *o, struct lab_report *r)
+{
+	struct sysinfo si;
+	char a[32], b[32];
+	bool buffered = false;
+
+	for (size_t i = 0; i < r->ncells; i++)
+		buffered |= r->cells[i].status == LAB_OK &&
+			    !cache_direct(r->cells[i].cache);
+	if (!buffered || sysinfo(&si))
+		return;
+	if (o->disk_bytes < (uint64_t)si.totalram * si.mem_unit)
+		warn_add(
+			&r->warnings, "lab-page-cache-reads",
+			"reads with cache=writethrough, writeback or unsafe come from the host's page cache: each guest wrote its whole %s disk just before, and the host has %s of RAM; they measure host memory, not the storage (use a --disk-size above the host's RAM to see the storage)",
+			fmt_size(o->disk_bytes, a, sizeof(a)),
+			fmt_size((uint64_t)si.totalram * si.mem_unit, b,
+				 sizeof(b)));
+}
+
 /* Cells in report order: bus, format, aio, cache. */
 static void make_cells(const struct lab_opts *o, struct lab_report *r)
 {
@@ -721,6 +747,7 @@ bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 	}
 	r->ncells = keep;
 	free(ran);
+	note_page_cache(o, r);
 	r->elapsed_s = (double)(clock_ns() - t0) / 1e9;
 	if (sig_pending()) {
 		r->partial = true;
