@@ -6,7 +6,8 @@ set -eu
 PKGS="build-essential meson ninja-build pkg-config python3
 liburing-dev libaio-dev libjansson-dev libxml2-dev libcmocka-dev
 fio util-linux e2fsprogs strace udev kmod
-qemu-system-x86 qemu-utils linux-image-amd64 cpio"
+qemu-system-x86 qemu-utils linux-image-amd64 cpio
+chromium fonts-dejavu-core libxml2-utils"
 
 missing=""
 for p in $PKGS; do

@@ -19,6 +19,8 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "one workload, fio-like flags" },
 	{ "doctor", cmd_doctor, "why this Linux guest's disks are slow, and what to change" },
 	{ "advise", cmd_advise, "lint QEMU, libvirt and Proxmox disk settings on a host" },
+	{ "compare", cmd_compare, "results side by side, with ratios" },
+	{ "report", cmd_report, "one self-contained HTML page with charts" },
 	{ "lab", cmd_lab,
 	  "QEMU aio x cache x bus experiment with real guests" },
 	{ NULL, NULL, NULL },

@@ -29,7 +29,7 @@ struct src {
 };
 
 struct advise_opts {
-	bool running, json, no_probe, rules;
+	bool running, json, csv, no_probe, rules;
 	const char *output, *pve_storage;
 	struct src *src;
 	size_t nsrc;
@@ -94,6 +94,8 @@ static const struct opt advise_table[] = {
 	  "do not look at the files and devices the configuration names" },
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
 	{ "json", 0, OPT_FLAG, NULL, OFF(json), "JSON report on stdout" },
+	{ "csv", 0, OPT_FLAG, NULL, OFF(csv),
+	  "CSV on stdout: one line per disk with its findings, for spreadsheets" },
 	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
 	  "write the report to FILE instead of stdout" },
 	{ "rules", 0, OPT_FLAG, NULL, OFF(rules),
@@ -105,7 +107,7 @@ static const struct opt_cmd advise_cmd = {
 	.name = "advise",
 	.synopsis =
 		"iolab advise [--running] [--qemu-args STRING | --qemu-args-file FILE]\n"
-		"                    [--libvirt FILE] [--proxmox FILE] [--json]",
+		"                    [--libvirt FILE] [--proxmox FILE] [--json | --csv]",
 	.summary =
 		"Read the disk settings of QEMU command lines, running QEMU processes,\n"
 		"libvirt domain XML and Proxmox VM configs; resolve each disk (file, format,\n"
@@ -214,6 +216,11 @@ int cmd_advise(int argc, char **argv)
 		list_rules(stdout);
 		goto done;
 	}
+	if (o.json && o.csv) {
+		err_set(&err, EXIT_USAGE, 0,
+			"--json and --csv exclude each other; choose one");
+		goto done;
+	}
 	if (o.pve_storage) {
 		bool any = false;
 
@@ -258,6 +265,9 @@ int cmd_advise(int argc, char **argv)
 
 		if (o.json) {
 			if (!advise_json_write(&a, out, &err))
+				goto done;
+		} else if (o.csv) {
+			if (!advise_csv_write(&a, out, &err))
 				goto done;
 		} else {
 			advise_text_print(&a, out);

@@ -19,7 +19,7 @@ struct run_opts {
 	struct job_spec j;
 	int rw, engine, cache, pattern;
 	uint64_t size, offset;
-	bool keep, allow_write_file, allow_write_device, json, no_progress;
+	bool keep, allow_write_file, allow_write_device, json, csv, no_progress;
 	const char *output;
 };
 
@@ -51,8 +51,7 @@ static const struct opt run_table[] = {
 	{ "pattern", 0, OPT_CHOICE, "random|zero", OFF(pattern),
 	  "data written (default random: incompressible)", pattern_names },
 	{ "seed", 0, OPT_U64, "N", OFF(j.seed),
-	  "seed of the offset and data generators", NULL, 0,
-	  1.8e19 },
+	  "seed of the offset and data generators", NULL, 0, 1.8e19 },
 	{ .kind = OPT_GROUP, .name = "", .help = "Duration and pacing" },
 	{ "runtime", 0, OPT_DURATION, "TIME", OFF(j.runtime_ns),
 	  "measured time, e.g. 500ms, 10s, 2m (default 10s)" },
@@ -89,6 +88,8 @@ static const struct opt run_table[] = {
 	  "allow writing to a block device (destroys its data)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
 	{ "json", 0, OPT_FLAG, NULL, OFF(json), "JSON report on stdout" },
+	{ "csv", 0, OPT_FLAG, NULL, OFF(csv),
+	  "CSV on stdout: one line per direction, for spreadsheets" },
 	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
 	  "write the report to FILE instead of stdout" },
 	{ "percentiles", 0, OPT_CALL, "LIST", 0,
@@ -152,6 +153,11 @@ int cmd_run(int argc, char **argv)
 			rw_name(o.j.rw));
 		goto out;
 	}
+	if (o.json && o.csv) {
+		err_set(&err, EXIT_USAGE, 0,
+			"--json and --csv exclude each other; choose one");
+		goto out;
+	}
 	if (!job_validate(&o.j, &err))
 		goto out;
 
@@ -188,6 +194,9 @@ int cmd_run(int argc, char **argv)
 
 		if (o.json) {
 			if (!run_json_write(&rep, out, &err))
+				rc = err_report(&err);
+		} else if (o.csv) {
+			if (!run_csv_write(&rep, out, &err))
 				rc = err_report(&err);
 		} else {
 			run_text_print(&rep, out);

@@ -23,5 +23,7 @@ struct advise_render {
 
 void advise_text_print(const struct advise_render *a, FILE *f);
 bool advise_json_write(const struct advise_render *a, FILE *f, struct err *err);
+/* One CSV line per disk; see advise_csv.c. */
+bool advise_csv_write(const struct advise_render *a, FILE *f, struct err *err);
 
 #endif

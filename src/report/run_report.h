@@ -24,6 +24,8 @@ struct run_report {
 
 void run_text_print(const struct run_report *r, FILE *f);
 bool run_json_write(const struct run_report *r, FILE *f, struct err *err);
+/* One CSV line per direction; see run_csv.c. */
+bool run_csv_write(const struct run_report *r, FILE *f, struct err *err);
 
 /* Shared by the text renderers: "randread 4 KiB QD1 T1". */
 const char *text_job_title(const struct job_spec *j, char *buf, size_t len);

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Loading a document: envelope check, dispatch to the command's adapter,
+ * and the mapping pieces several commands share; see adapt.h.
+ */
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "adapt.h"
+#include "json_read.h"
+#include "../util/err.h"
+#include "../util/parse.h"
+#include "../util/xmem.h"
+
+const char *const adapt_dirs[] = { "read", "write", "mix", NULL };
+const char *const adapt_dir_labels[] = { "Read", "Write", "Mix", NULL };
+
+static const struct {
+	const char *command;
+	bool (*fn)(struct rdoc *d, const struct jr_node *root, struct err *err);
+} adapters[] = {
+	{ "run", adapt_run },	    { "mark", adapt_mark },
+	{ "matrix", adapt_matrix }, { "calibrate", adapt_calibrate },
+	{ "doctor", adapt_doctor }, { "advise", adapt_advise },
+	{ "lab", adapt_lab },
+};
+
+const char *const adapt_commands[] = { "run",	    "mark",   "matrix",
+				       "calibrate", "doctor", "advise",
+				       "lab",	    NULL };
+
+/* "runs/before.json" -> "before". */
+static char *label_of(const char *path)
+{
+	char *copy, *base, *dot, *label;
+
+	if (!strcmp(path, "-"))
+		return xstrdup("stdin");
+	copy = xstrdup(path);
+	base = basename(copy);
+	dot = strrchr(base, '.');
+	if (dot && dot != base && !strcmp(dot, ".json"))
+		*dot = 0;
+	label = xstrdup(base);
+	free(copy);
+	return label;
+}
+
+struct rdoc *rdoc_load(const char *path, struct err *err)
+{
+	struct jr_doc *jd = jr_load(path, err);
+	const char *cmd;
+	struct rdoc *d;
+	struct stat st;
+
+	if (!jd)
+		return NULL;
+	cmd = jr_command(jd);
+	for (size_t i = 0; i < sizeof(adapters) / sizeof(adapters[0]); i++) {
+		if (strcmp(cmd, adapters[i].command))
+			continue;
+		d = rdoc_new(cmd);
+		d->path = xstrdup(path);
+		d->label = label_of(path);
+		d->tool_version = xstrdup(jr_tool_version(jd));
+		if (strcmp(path, "-") && !stat(path, &st))
+			d->mtime = st.st_mtime;
+		rdoc_set(d, RS_ENV, "iolab_version", "iolab version",
+			 d->tool_version);
+		if (!adapters[i].fn(d, jr_root(jd), err)) {
+			err_prefix(err, "%s", path);
+			rdoc_free(d);
+			d = NULL;
+		}
+		jr_free(jd);
+		return d;
+	}
+	err_set(err, EXIT_ENV, 0,
+		"%s: this iolab cannot read '%s' results (it reads run, mark, matrix, calibrate, doctor, advise and lab); use the iolab that wrote it",
+		path, cmd);
+	jr_free(jd);
+	return NULL;
+}
+
+void adapt_warnings(struct rdoc *d, const struct jr_node *warnings)
+{
+	for (size_t i = 0; i < jr_len(warnings); i++) {
+		const struct jr_node *w = jr_at(warnings, i);
+		const char *id = jr_str(w, "id"), *msg = jr_str(w, "message");
+
+		if (msg)
+			warn_add(&d->warns, id ? id : "warning", "%s", msg);
+	}
+}
+
+const char *adapt_size(const struct jr_node *n, const char *path, char *buf,
+		       size_t len)
+{
+	double v;
+
+	if (!jr_num(n, path, &v) || v < 0)
+		return NULL;
+	return fmt_size((uint64_t)v, buf, len);
+}
+
+static void set_scalar(struct rdoc *d, enum rset_kind kind,
+		       const struct jr_node *n, const char *path,
+		       const char *key, const char *label)
+{
+	char buf[64];
+
+	rdoc_set(d, kind, key, label, jr_scalar(n, path, buf, sizeof(buf)));
+}
+
+void adapt_environment(struct rdoc *d, const struct jr_node *env)
+{
+	bool b;
+
+	if (!env)
+		return;
+	set_scalar(d, RS_ENV, env, "target", "target", "target");
+	set_scalar(d, RS_ENV, env, "target_type", "target_type", "target type");
+	/* The size measured is the options' (region) size; not repeated. */
+	set_scalar(d, RS_ENV, env, "fs_type", "fs_type", "filesystem");
+	set_scalar(d, RS_ENV, env, "device", "device", "device");
+	set_scalar(d, RS_ENV, env, "driver", "driver", "driver");
+	set_scalar(d, RS_ENV, env, "model", "model", "model");
+	if (jr_bool(env, "rotational", &b))
+		rdoc_set(d, RS_ENV, "rotational", "rotational",
+			 b ? "yes" : "no");
+	set_scalar(d, RS_ENV, env, "logical_block_size", "logical_block_size",
+		   "logical block size");
+	if (jr_bool(env, "ram_backed", &b))
+		rdoc_set(d, RS_ENV, "ram_backed", "RAM-backed",
+			 b ? "yes" : "no");
+	set_scalar(d, RS_ENV, env, "kernel", "kernel", "kernel");
+	set_scalar(d, RS_ENV, env, "clock", "clock", "clock");
+	if (jr_bool(env, "virtualized", &b))
+		rdoc_set(d, RS_ENV, "virtualized", "virtualized",
+			 b ? "yes" : "no");
+}
+
+void adapt_job_settings(struct rdoc *d, const struct jr_node *spec)
+{
+	char buf[64];
+	const char *rw = jr_str(spec, "rw");
+	double v;
+	bool b;
+
+	if (!spec)
+		return;
+	rdoc_set(d, RS_WORKLOAD, "rw", "pattern", rw);
+	if (rw && (!strcmp(rw, "rw") || !strcmp(rw, "randrw")))
+		set_scalar(d, RS_WORKLOAD, spec, "mix_read_pct", "mix",
+			   "read share %");
+	rdoc_set(d, RS_WORKLOAD, "bs", "block size",
+		 adapt_size(spec, "bs_bytes", buf, sizeof(buf)));
+	set_scalar(d, RS_WORKLOAD, spec, "qd", "qd", "queue depth");
+	set_scalar(d, RS_WORKLOAD, spec, "threads", "threads", "threads");
+	set_scalar(d, RS_WORKLOAD, spec, "engine", "engine", "engine");
+	set_scalar(d, RS_WORKLOAD, spec, "cache", "cache", "cache");
+	if (jr_num(spec, "flush_every", &v) && v > 0)
+		set_scalar(d, RS_WORKLOAD, spec, "flush_every", "flush_every",
+			   "flush every N writes");
+	if (jr_num(spec, "rate_iops", &v) && v > 0)
+		set_scalar(d, RS_WORKLOAD, spec, "rate_iops", "rate_iops",
+			   "paced at IOPS");
+	set_scalar(d, RS_WORKLOAD, spec, "pattern", "data", "data written");
+	if (jr_bool(spec, "warm_cache", &b) && b)
+		rdoc_set(d, RS_WORKLOAD, "warm_cache", "warm cache", "yes");
+	if (jr_bool(spec, "force", &b) && b)
+		rdoc_set(d, RS_WORKLOAD, "force", "forced", "yes");
+	if (jr_num(spec, "runtime_s", &v) && v > 0) {
+		snprintf(buf, sizeof(buf), "%g s", v);
+		rdoc_set(d, RS_WORKLOAD, "runtime", "runtime", buf);
+	}
+	if (jr_num(spec, "ramp_s", &v) && v > 0) {
+		snprintf(buf, sizeof(buf), "%g s", v);
+		rdoc_set(d, RS_WORKLOAD, "ramp", "warm-up", buf);
+	}
+	if (jr_num(spec, "ios", &v) && v > 0)
+		set_scalar(d, RS_WORKLOAD, spec, "ios", "ios", "I/O count");
+	rdoc_set(d, RS_WORKLOAD, "size", "region size",
+		 adapt_size(spec, "size_bytes", buf, sizeof(buf)));
+}
+
+bool adapt_list_has(const struct jr_node *list, const char *s)
+{
+	for (size_t i = 0; i < jr_len(list); i++) {
+		const char *x = jr_str(jr_at(list, i), "");
+
+		if (x && !strcmp(x, s))
+			return true;
+	}
+	return false;
+}
+
+void adapt_list_setting(struct rdoc *d, const struct jr_node *o,
+			const char *path, const char *key, const char *label)
+{
+	const struct jr_node *l = jr_get(o, path);
+	char buf[256] = "";
+	size_t len = 0;
+
+	if (jr_str(o, path)) {
+		rdoc_set(d, RS_WORKLOAD, key, label, jr_str(o, path));
+		return;
+	}
+	for (size_t i = 0; i < jr_len(l) && len < sizeof(buf); i++) {
+		const char *x = jr_str(jr_at(l, i), "");
+
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+					i ? ", " : "", x ? x : "?");
+	}
+	rdoc_set(d, RS_WORKLOAD, key, label, buf);
+}
+
+bool adapt_page_cache(const struct jr_node *dir)
+{
+	bool b;
+
+	return (jr_bool(dir, "page_cache_reads", &b) && b) ||
+	       (jr_bool(dir, "page_cache", &b) && b);
+}
+
+void adapt_dir_warnings(struct rdoc *d, const char *test, const char *dir,
+			const struct jr_node *n)
+{
+	const struct jr_node *w = jr_get(n, "warnings");
+	bool b;
+
+	for (size_t i = 0; i < jr_len(w); i++) {
+		const char *id = jr_str(jr_at(w, i), "id");
+		const char *msg = jr_str(jr_at(w, i), "message");
+		char key[160];
+
+		if (!msg)
+			continue;
+		/* One per test and direction: the ids repeat across tests. */
+		snprintf(key, sizeof(key), "%s/%s/%s", test, dir,
+			 id ? id : "warning");
+		warn_add(&d->warns, key, "%s %s: %s", test, dir, msg);
+	}
+	if (jr_bool(n, "partial", &b) && b)
+		d->partial = true;
+}
+
+void adapt_stopped(struct rdoc *d, const struct jr_node *root)
+{
+	const char *by = jr_str(root, "stopped_by");
+	const char *e = jr_str(root, "error");
+
+	if (by)
+		warn_add(&d->warns, "stopped",
+			 "stopped early (%s): later tests have no figures",
+			 !strcmp(by, "SIGINT") ? "Ctrl-C" : by);
+	if (e)
+		warn_add(&d->warns, "error", "%s", e);
+}
+
+bool adapt_percentile(const struct jr_node *lat, double p, double *ns)
+{
+	const struct jr_node *ps = jr_get(lat, "percentiles");
+
+	for (size_t i = 0; i < jr_len(ps); i++) {
+		double pi;
+
+		if (jr_num(jr_at(ps, i), "p", &pi) && fabs(pi - p) < 1e-9)
+			return jr_num(jr_at(ps, i), "ns", ns);
+	}
+	return false;
+}
+
+double adapt_stat(const struct jr_node *n, const char *path, const char *which)
+{
+	const struct jr_node *v = jr_get(n, path);
+	double x;
+
+	if (jr_is_object(v))
+		return jr_numd(v, which, NAN);
+	return jr_num(v, "", &x) ? x : NAN;
+}
+
+const char *adapt_test_name(const struct jr_node *t, char *buf, size_t len)
+{
+	const char *name = jr_str(t, "name");
+	double bs, qd, th;
+
+	if (name)
+		return name;
+	if (jr_num(t, "bs_bytes", &bs) && jr_num(t, "qd", &qd) &&
+	    jr_num(t, "threads", &th)) {
+		const char *rw = jr_str(t, "rw");
+		bool seq = rw && !strncmp(rw, "seq", 3);
+
+		if (bs >= 1048576 && fmod(bs, 1048576) == 0)
+			snprintf(buf, len, "%s%.0fM Q%.0fT%.0f",
+				 seq ? "SEQ" : "RND", bs / 1048576, qd, th);
+		else
+			snprintf(buf, len, "%s%.0fK Q%.0fT%.0f",
+				 seq ? "SEQ" : "RND", bs / 1024, qd, th);
+		return buf;
+	}
+	return "test";
+}
+
+void adapt_test_dir_figs(struct rdoc *d, const char *key_prefix,
+			 const char *group, const struct jr_node *dir,
+			 unsigned int flags)
+{
+	char key[256];
+
+	snprintf(key, sizeof(key), "%s/mbps", key_prefix);
+	rdoc_fig(d, key, group, "MB/s (best run)", RU_MBPS, RB_HIGHER,
+		 adapt_stat(dir, "mbps", "max"), flags);
+	snprintf(key, sizeof(key), "%s/mbps_mean", key_prefix);
+	rdoc_fig(d, key, group, "MB/s (mean of runs)", RU_MBPS, RB_HIGHER,
+		 adapt_stat(dir, "mbps", "mean"), 0);
+	snprintf(key, sizeof(key), "%s/iops", key_prefix);
+	rdoc_fig(d, key, group, "IOPS (best run)", RU_IOPS, RB_HIGHER,
+		 adapt_stat(dir, "iops", "max"), 0);
+	snprintf(key, sizeof(key), "%s/lat_mean", key_prefix);
+	rdoc_fig(d, key, group, "mean latency", RU_NS, RB_LOWER,
+		 adapt_stat(dir, "lat_ns", "mean"), 0);
+	snprintf(key, sizeof(key), "%s/lat_p99", key_prefix);
+	rdoc_fig(d, key, group, "p99 latency", RU_NS, RB_LOWER,
+		 adapt_stat(dir, "lat_ns", "p99"), 0);
+}

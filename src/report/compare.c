@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Building a comparison of documents; see compare.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "../util/err.h"
+#include "../util/xmem.h"
+
+char cmp_letter(size_t i)
+{
+	return (char)('A' + (int)i);
+}
+
+void cmp_tally(const struct cmp *c, size_t d, size_t *better, size_t *worse,
+	       size_t *same)
+{
+	*better = *worse = *same = 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		enum cmp_verdict v = c->rows[i].verdict[d];
+
+		*better += v == CV_BETTER;
+		*worse += v == CV_WORSE;
+		*same += v == CV_SAME;
+	}
+}
+
+const char *cmp_tally_text(const struct cmp *c, size_t d, char *buf, size_t len)
+{
+	size_t b, w, s;
+
+	cmp_tally(c, d, &b, &w, &s);
+	snprintf(buf, len, "%zu better, %zu worse, %zu the same", b, w, s);
+	return buf;
+}
+
+enum cmp_verdict cmp_judge(enum runit unit, enum rbetter better, double base,
+			   double v, double threshold)
+{
+	int sign; /* +1: v is more than base, -1 less, 0 the same */
+
+	if (better == RB_NONE || !isfinite(base) || !isfinite(v))
+		return CV_NONE;
+	if (v == base) {
+		sign = 0;
+	} else if (unit == RU_COUNT) {
+		sign = (v > base) - (v < base);
+	} else if (base <= 0) {
+		/* No ratio to a zero: only the direction of the change. */
+		sign = v > 0 ? 1 : 0;
+	} else {
+		double r = v / base;
+
+		/* Symmetric in ratio: 1.05x up and 1/1.05x down. */
+		sign = r >= 1 + threshold	? 1 :
+		       r <= 1 / (1 + threshold) ? -1 :
+						  0;
+	}
+	if (!sign)
+		return CV_SAME;
+	return (sign > 0) == (better == RB_HIGHER) ? CV_BETTER : CV_WORSE;
+}
+
+const char *cmp_verdict_name(enum cmp_verdict v)
+{
+	switch (v) {
+	case CV_BETTER:
+		return "better";
+	case CV_WORSE:
+		return "worse";
+	case CV_SAME:
+		return "same";
+	case CV_NONE:
+		break;
+	}
+	return "";
+}
+
+const char *cmp_ratio_text(const struct cmp_row *r, size_t i, char *buf,
+			   size_t len)
+{
+	double x = r->ratio[i];
+
+	buf[0] = 0;
+	if (r->unit == RU_COUNT) {
+		if (isfinite(r->diff[i]))
+			snprintf(buf, len, "%+.0f", r->diff[i]);
+		return buf;
+	}
+	if (!isfinite(x))
+		return buf;
+	snprintf(buf, len,
+		 x < 0.01 ? "%.4f\u00d7" :
+		 x < 10	  ? "%.2f\u00d7" :
+		 x < 100  ? "%.1f\u00d7" :
+			    "%.0f\u00d7",
+		 x);
+	if (r->unit == RU_NS || r->unit == RU_MS) {
+		double pct = (x - 1) * 100;
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, len - l,
+			 fabs(pct) < 10 ? " (%+.1f %%)" : " (%+.0f %%)", pct);
+	}
+	return buf;
+}
+
+static struct cmp_row *row_for(struct cmp *c, const struct rfig *f)
+{
+	struct cmp_row *r;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		if (!strcmp(c->rows[i].key, f->key))
+			return &c->rows[i];
+	c->rows = xrealloc(c->rows, (c->nrows + 1) * sizeof(*c->rows));
+	r = &c->rows[c->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->key = f->key;
+	r->group = f->group;
+	r->name = f->name;
+	r->unit = f->unit;
+	r->better = f->better;
+	r->flags = f->flags;
+	return r;
+}
+
+static void cmp_rows(struct cmp *c)
+{
+	for (size_t d = 0; d < c->n; d++)
+		for (size_t i = 0; i < c->docs[d]->nfigs; i++) {
+			const struct rfig *f = &c->docs[d]->figs[i];
+
+			row_for(c, f)->f[d] = f;
+		}
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct cmp_row *r = &c->rows[i];
+		const struct rfig *b = r->f[0];
+
+		for (size_t d = 0; d < c->n; d++) {
+			const struct rfig *f = r->f[d];
+			bool both = b && f && !b->status && !f->status;
+
+			r->ratio[d] = both && b->value > 0 ?
+					      f->value / b->value :
+					      NAN;
+			r->diff[d] = both ? f->value - b->value : NAN;
+			r->verdict[d] = d && both ?
+						cmp_judge(r->unit, r->better,
+							  b->value, f->value,
+							  c->threshold) :
+						CV_NONE;
+		}
+	}
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static void cmp_settings(struct cmp *c)
+{
+	/* Every key of every document, in order of first appearance. */
+	for (size_t d = 0; d < c->n; d++)
+		for (size_t i = 0; i < c->docs[d]->nsets; i++) {
+			const struct rset *s = &c->docs[d]->sets[i];
+			struct cmp_setdiff *x = NULL;
+			bool differ = false;
+
+			for (size_t j = 0; j < c->ndiffs; j++)
+				if (!strcmp(c->diffs[j].key, s->key))
+					x = &c->diffs[j];
+			if (x)
+				continue;
+			for (size_t e = 1; e < c->n; e++) {
+				const struct rset *a =
+					rdoc_find_set(c->docs[0], s->key);
+				const struct rset *b =
+					rdoc_find_set(c->docs[e], s->key);
+
+				if (!same_str(a ? a->value : NULL,
+					      b ? b->value : NULL))
+					differ = true;
+			}
+			if (!differ)
+				continue;
+			c->diffs = xrealloc(
+				c->diffs, (c->ndiffs + 1) * sizeof(*c->diffs));
+			x = &c->diffs[c->ndiffs++];
+			memset(x, 0, sizeof(*x));
+			x->key = s->key;
+			x->label = s->label;
+			x->kind = s->kind;
+			for (size_t e = 0; e < c->n; e++) {
+				const struct rset *v =
+					rdoc_find_set(c->docs[e], s->key);
+
+				x->value[e] = v ? v->value : NULL;
+			}
+		}
+}
+
+static bool same_finding(const struct rfinding *a, const struct rfinding *b)
+{
+	return !strcmp(a->id, b->id) && same_str(a->subject, b->subject);
+}
+
+static void cmp_findings(struct cmp *c)
+{
+	for (size_t d = 0; d < c->n; d++)
+		for (size_t i = 0; i < c->docs[d]->nfinds; i++) {
+			const struct rfinding *f = &c->docs[d]->finds[i];
+			struct cmp_find *x = NULL;
+
+			for (size_t j = 0; j < c->nfinds && !x; j++)
+				if (same_finding(c->finds[j].f, f))
+					x = &c->finds[j];
+			if (!x) {
+				c->finds = xrealloc(c->finds,
+						    (c->nfinds + 1) *
+							    sizeof(*c->finds));
+				x = &c->finds[c->nfinds++];
+				memset(x, 0, sizeof(*x));
+				x->f = f;
+			}
+			x->present[d] = true;
+		}
+}
+
+static void cmp_warn_settings(struct cmp *c)
+{
+	char list[400] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < c->ndiffs; i++)
+		if (c->diffs[i].kind == RS_WORKLOAD && len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s%s", len ? ", " : "",
+						c->diffs[i].label);
+	if (len)
+		warn_add(
+			&c->warns, "settings-differ",
+			"the inputs were not measured with the same settings (%s): a ratio shows the effect of all of them together",
+			list);
+	for (size_t d = 0; d < c->n; d++)
+		if (c->docs[d]->partial)
+			warn_add(
+				&c->warns, "partial-input",
+				"%c (%s) is a partial result: it was stopped early",
+				cmp_letter(d), c->docs[d]->label);
+}
+
+bool cmp_build(struct cmp *c, struct rdoc *const *docs, size_t n,
+	       double threshold, struct err *err)
+{
+	memset(c, 0, sizeof(*c));
+	if (n < 2 || n > CMP_MAX_DOCS)
+		return err_set(err, EXIT_USAGE, 0,
+			       "compare takes 2 to %d results; got %zu",
+			       CMP_MAX_DOCS, n);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(docs[i]->command, docs[0]->command))
+			return err_set(
+				err, EXIT_USAGE, 0,
+				"%s is a '%s' result and %s a '%s' result; compare takes results of one command ('iolab report' puts different commands in one page)",
+				docs[0]->path, docs[0]->command, docs[i]->path,
+				docs[i]->command);
+	c->n = n;
+	c->docs = docs;
+	c->threshold = threshold;
+	cmp_rows(c);
+	cmp_settings(c);
+	cmp_findings(c);
+	cmp_warn_settings(c);
+	return true;
+}
+
+void cmp_free(struct cmp *c)
+{
+	free(c->rows);
+	free(c->diffs);
+	free(c->finds);
+	warnings_free(&c->warns);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,310 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`iolab compare` on the golden inputs: the ratios against the inputs'
+own figures, better/worse by direction, settings that differ, findings that
+came or went, colour only when wanted, and every refusal with its exit
+code."""
+import csv
+import io
+import json
+import os
+import pty
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from iolabtest import IOLAB, ok, run, run_json, done, tmpdir  # noqa: E402
+
+G = os.path.join(os.environ.get("IOLAB_SRC", "."), "tests", "fixtures",
+                 "golden")
+
+
+def golden(name):
+    return os.path.join(G, name)
+
+
+def load(name):
+    with open(golden(name)) as f:
+        return json.load(f)
+
+
+def close(a, b, rel=1e-9):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+
+
+A, B = "run-qd1.json", "run-qd16.json"
+ja, jb = load(A), load(B)
+doc = run_json(["compare", golden(A), golden(B)])
+ok(doc["command"] == "compare" and doc["schema_version"] == 1,
+   "compare --json has the common envelope")
+ok([i["letter"] for i in doc["inputs"]] == ["A", "B"] and
+   doc["inputs"][0]["label"] == "run-qd1", "inputs listed with labels")
+fig = {f["key"]: f for f in doc["figures"]}
+
+# Every ratio is B's figure over A's, taken from the inputs themselves.
+checks = {
+    "read/iops": lambda j: j["jobs"][0]["read"]["iops"],
+    "read/mbps": lambda j: j["jobs"][0]["read"]["mbps"],
+    "read/lat_mean": lambda j: j["jobs"][0]["read"]["lat_ns"]["mean"],
+    "read/lat_max": lambda j: j["jobs"][0]["read"]["lat_ns"]["max"],
+    "read/lat_p99": lambda j: next(
+        p["ns"] for p in j["jobs"][0]["read"]["lat_ns"]["percentiles"]
+        if p["p"] == 99),
+    "cpu_us_per_io": lambda j: j["jobs"][0]["cpu"]["us_per_io"],
+}
+for key, get in checks.items():
+    f = fig.get(key)
+    if not ok(f is not None, "figure %s present" % key):
+        continue
+    va, vb = get(ja), get(jb)
+    ok(f["values"] == [va, vb], "%s: values are the inputs' (%r)" %
+       (key, f["values"]))
+    ok(close(f["ratio"][1], vb / va), "%s: ratio %.6g = B/A %.6g" %
+       (key, f["ratio"][1], vb / va))
+    ok(close(f["change_pct"][1], (vb / va - 1) * 100),
+       "%s: change %% = (B/A - 1) x 100" % key)
+    ok(f["ratio"][0] is None and f["verdict"][0] is None,
+       "%s: A has no ratio to itself" % key)
+
+# Better and worse follow the figure's direction and the 5 % threshold.
+for f in doc["figures"]:
+    r, v = f["ratio"][1], f["verdict"][1]
+    if f["unit"] == "count" or r is None or f["better"] == "none":
+        continue
+    if f["better"] == "higher":
+        want = "better" if r >= 1.05 else "worse" if r <= 1 / 1.05 else "same"
+    else:
+        want = "better" if r <= 1 / 1.05 else "worse" if r >= 1.05 else "same"
+    ok(v == want, "%s: ratio %.3f, %s is %s" % (f["key"], r, f["better"], v))
+ok(fig["read/iops"]["better"] == "higher" and
+   fig["read/lat_p99"]["better"] == "lower", "IOPS up, latency down is good")
+ok(fig["read/lat_p99"]["unit"] == "ns" and fig["read/mbps"]["unit"] == "MB/s",
+   "units named")
+
+tally = {v: sum(1 for f in doc["figures"] if f["verdict"][1] == v)
+         for v in ("better", "worse", "same")}
+ok(doc["inputs"][1]["against_a"] == tally and
+   doc["inputs"][0]["against_a"] is None,
+   "B against A: %(better)d better, %(worse)d worse, %(same)d the same" %
+   tally)
+diff = {s["key"]: s for s in doc["settings_differ"]}
+ok("qd" in diff and diff["qd"]["values"] == ["1", "16"] and
+   diff["qd"]["kind"] == "workload", "queue depth called out as differing")
+ok("engine" in diff and diff["engine"]["values"] == ["sync", "io_uring"],
+   "engine called out as differing")
+ok("bs" not in diff and "cache" not in diff, "equal settings not called out")
+ok(any(w["id"] == "settings-differ" for w in doc["warnings"]),
+   "a settings-differ warning")
+
+# The table: ratio with x, latency with %, better/worse words, no colour.
+rc, out, err = run(["compare", golden(A), golden(B)], check=0)
+ratio = ja["jobs"][0]["read"]["iops"] and \
+    jb["jobs"][0]["read"]["iops"] / ja["jobs"][0]["read"]["iops"]
+ok("%.2f\u00d7 better" % ratio in out, "table shows IOPS ratio %.2f\u00d7" %
+   ratio)
+p99a = checks["read/lat_p99"](ja)
+p99b = checks["read/lat_p99"](jb)
+pct = (p99b / p99a - 1) * 100
+ok(("(%+.0f %%)" % pct) in out or ("(%+.1f %%)" % pct) in out,
+   "latency ratio also in percent (%+.0f %%)" % pct)
+ok("B against A: %(better)d better, %(worse)d worse, %(same)d the same" %
+   tally in out, "the table sums up B against A")
+ok("Settings that differ" in out and "queue depth" in out,
+   "table calls out the differing settings")
+ok("\033[" not in out, "no colour into a pipe")
+rc, out, err = run(["compare", "--color", "always", golden(A), golden(B)],
+                   check=0)
+ok("\033[32m" in out and "\033[31m" in out,
+   "--color always: green and red")
+
+
+def on_tty(args, env):
+    """Run with stdout on a pseudo-terminal; return what it printed."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(IOLAB, [IOLAB] + args, env)
+    chunks = []
+    while True:
+        try:
+            b = os.read(fd, 65536)
+        except OSError:
+            break
+        if not b:
+            break
+        chunks.append(b)
+    os.waitpid(pid, 0)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+env["TERM"] = "xterm"
+ok("\033[32m" in on_tty(["compare", golden(A), golden(B)], env),
+   "colour on a terminal")
+env["NO_COLOR"] = "1"
+ok("\033[" not in on_tty(["compare", golden(A), golden(B)], env),
+   "NO_COLOR on a terminal: no colour")
+
+# CSV: one line per figure, numbers in the header's units.
+rc, out, err = run(["compare", "--csv", golden(A), golden(B)], check=0)
+rows = list(csv.reader(io.StringIO(out)))
+ok(rows[0][:6] == ["group", "figure", "unit", "better", "A run-qd1",
+                   "B run-qd16"] and rows[0][6] == "B/A",
+   "CSV header: %r" % rows[0])
+ok(len(rows) - 1 == len(doc["figures"]), "CSV: a line per figure")
+byname = {(r[0], r[1]): r for r in rows[1:]}
+r = byname[("read", "IOPS")]
+ok(close(float(r[4]), ja["jobs"][0]["read"]["iops"]) and
+   close(float(r[6]), ratio, 1e-6) and r[7] == "better",
+   "CSV: IOPS values, ratio and verdict")
+
+# Three inputs: each against A.
+doc3 = run_json(["compare", golden(A), golden(B), golden("run-randrw.json"),
+                 "--labels", "qd1,qd16,mixed"])
+f = {x["key"]: x for x in doc3["figures"]}
+jc = load("run-randrw.json")
+ok([i["label"] for i in doc3["inputs"]] == ["qd1", "qd16", "mixed"],
+   "--labels names the inputs")
+ok(close(f["read/iops"]["ratio"][2],
+         jc["jobs"][0]["read"]["iops"] / ja["jobs"][0]["read"]["iops"]),
+   "C is compared with A too")
+ok(f["write/iops"]["values"][:2] == [None, None] and
+   f["write/iops"]["ratio"][2] is None,
+   "a figure only C has: no ratio, no invention")
+
+# Other commands' documents.
+da, db = load("doctor-ide.json"), load("doctor-virtio.json")
+d = run_json(["compare", golden("doctor-ide.json"),
+              golden("doctor-virtio.json")])
+fs = {(x["id"], x["subject"]): x for x in d["findings"]}
+ka = {(x["id"], x["disk"]) for x in da["findings"]}
+kb = {(x["id"], x["disk"]) for x in db["findings"]}
+ok(len(fs) == len(ka | kb), "doctor: every finding of either input listed")
+ok(all(fs[k]["change"] == "gone" for k in ka - kb) and
+   all(fs[k]["change"] == "new" for k in kb - ka) and
+   all(fs[k]["change"] == "kept" for k in ka & kb),
+   "doctor: findings gone, new and kept (%d, %d, %d)" %
+   (len(ka - kb), len(kb - ka), len(ka & kb)))
+ok(fs[("emulated-ide", "sda")]["change"] == "gone",
+   "doctor: the emulated IDE finding is gone after the move to virtio")
+crit = next(x for x in d["figures"] if x["key"] == "findings/critical")
+ok(crit["values"] == [da["summary"]["critical"], db["summary"]["critical"]]
+   and crit["verdict"][1] == "better",
+   "doctor: critical findings %d -> %d is better" %
+   (da["summary"]["critical"], db["summary"]["critical"]))
+drv = next((x for x in d["settings_differ"] if x["key"] == "disk/disk/driver"),
+           None)
+ok(drv is not None and drv["values"] == ["ata_piix", "virtio_blk"],
+   "doctor: the one disk's driver compares across sda -> vda (%r)" %
+   (drv and drv["values"]))
+
+aa, ab = load("advise.json"), load("advise-tuned.json")
+d = run_json(["compare", golden("advise.json"), golden("advise-tuned.json")])
+err_fig = next(x for x in d["figures"] if x["key"] == "findings/error")
+ok(err_fig["values"] == [aa["summary"]["errors"], ab["summary"]["errors"]] and
+   err_fig["verdict"][1] == "better", "advise: error findings %d -> %d" %
+   (aa["summary"]["errors"], ab["summary"]["errors"]))
+ok(len(d["findings"]) == len(aa["findings"]) and
+   all(x["change"] == "gone" for x in d["findings"]),
+   "advise: every finding gone in the tuned configuration")
+
+ca, cb = load("calibrate-ide.json"), load("calibrate-virtio.json")
+d = run_json(["compare", golden("calibrate-ide.json"),
+              golden("calibrate-virtio.json")])
+f = {x["key"]: x for x in d["figures"]}
+ok(close(f["max_iops"]["ratio"][1], cb["max_iops"] / ca["max_iops"]) and
+   f["max_iops"]["verdict"][1] == "better", "calibrate: max_iops ratio")
+ok(f["actual_latency"]["unit"] == "ms" and
+   f["actual_latency"]["better"] == "lower", "calibrate: latency in ms")
+
+# A curve that never met the cap (Oracle's ORA error): no max_iops at all.
+with tmpdir() as t:
+    nm = dict(ca, cap_met=False, max_iops=None, actual_latency_ms=None)
+    p = os.path.join(t, "notmet.json")
+    with open(p, "w") as fh:
+        json.dump(nm, fh)
+    d = run_json(["compare", golden("calibrate-ide.json"), p])
+    f = {x["key"]: x for x in d["figures"]}
+    ok(f["max_iops"]["status"] == [None, "cap not met"] and
+       f["max_iops"]["values"][1] is None and
+       f["max_iops"]["ratio"][1] is None,
+       "calibrate: cap not met is a status, not a 0")
+    ok(any("latency cap" in w["message"] for w in d["input_warnings"]
+           if w["input"] == 1), "calibrate: cap not met is said in words")
+    rc, out, err = run(["compare", golden("calibrate-ide.json"), p], check=0)
+    ok("cap not met" in out, "calibrate: the table says cap not met")
+
+ma, mb = load("mark-ide.json"), load("mark-virtio.json")
+d = run_json(["compare", golden("mark-ide.json"), golden("mark-virtio.json")])
+f = {x["key"]: x for x in d["figures"]}
+want = mb["tests"][2]["read"]["mbps"]["max"] / ma["tests"][2]["read"]["mbps"]["max"]
+ok(close(f["RND4K Q32T1/read/mbps"]["ratio"][1], want),
+   "mark: RND4K Q32T1 read ratio %.1f" % want)
+
+d = run_json(["compare", golden("matrix.json"), golden("matrix.json")])
+ref = [x for x in d["figures"] if x["status"][0] == "refused"]
+cells = load("matrix.json")["cells"]
+nref = sum(1 for c in cells if c["status"] == "refused")
+ok(len(ref) == nref * 4 * 2 and all(x["ratio"][1] is None for x in ref),
+   "matrix: %d refused figures, none with a ratio" % len(ref))
+ok(all(x["verdict"][1] == "same" for x in d["figures"]
+       if x["status"][0] is None), "matrix against itself: all the same")
+
+for name in ("lab.json", "advise.json", "mark-vda.json", "matrix-vda.json",
+             "doctor-vda.json"):
+    run(["compare", golden(name), golden(name)], check=0)
+
+# Refusals, each with one line and its exit code.
+with tmpdir() as t:
+    def write(name, text):
+        p = os.path.join(t, name)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    newer = dict(ja, schema_version=2)
+    pn = write("newer.json", json.dumps(newer))
+    rc, out, err = run(["compare", golden(A), pn])
+    ok(rc == 2 and "newer" in err and "schema_version 2" in err and
+       err.count("\n") == 1, "newer schema_version: exit 2, one line: " +
+       err.strip())
+    p0 = write("zero.json", json.dumps(dict(ja, schema_version=0)))
+    rc, out, err = run(["compare", golden(A), p0])
+    ok(rc == 2 and "unknown schema_version" in err,
+       "schema_version 0: exit 2")
+    pu = write("unknown.json", json.dumps(dict(ja, command="frobnicate")))
+    rc, out, err = run(["compare", pu, pu])
+    ok(rc == 2 and "frobnicate" in err, "unknown command: exit 2")
+    pj = write("fio.json", json.dumps({"fio version": "fio-3.33"}))
+    rc, out, err = run(["compare", golden(A), pj])
+    ok(rc == 1 and "not an iolab JSON document" in err,
+       "fio's JSON: exit 1")
+    pb = write("broken.json", '{"schema_version": 1,')
+    rc, out, err = run(["compare", golden(A), pb])
+    ok(rc == 1 and "not valid JSON" in err and "line 1" in err,
+       "broken JSON: exit 1 with the position")
+    rc, out, err = run(["compare", golden(A), os.path.join(t, "nope.json")])
+    ok(rc == 2 and "cannot read" in err, "missing file: exit 2")
+    rc, out, err = run(["compare", golden(A), golden("mark-ide.json")])
+    ok(rc == 1 and "one command" in err, "mixed commands: exit 1")
+    rc, out, err = run(["compare", golden(A)])
+    ok(rc == 1 and "at least two" in err, "one input: exit 1")
+    rc, out, err = run(["compare", "--labels", "a,b,c", golden(A), golden(B)])
+    ok(rc == 1 and "--labels names 3 inputs but 2" in err,
+       "--labels with the wrong count: exit 1")
+    rc, out, err = run(["compare", "--json", "--csv", golden(A), golden(B)])
+    ok(rc == 1, "--json with --csv: exit 1")
+    # -o onto an input is refused and the input is left alone.
+    cp = os.path.join(t, "a.json")
+    shutil.copy(golden(A), cp)
+    before = open(cp).read()
+    rc, out, err = run(["compare", cp, golden(B), "-o", cp])
+    ok(rc == 1 and "never overwrites" in err and open(cp).read() == before,
+       "-o onto an input: refused, input unchanged")
+    # Standard input as one of them.
+    with open(golden(A)) as f:
+        p = subprocess.run([IOLAB, "compare", "--json", "-", golden(B)],
+                           stdin=f, capture_output=True, text=True)
+    ok(p.returncode == 0 and json.loads(p.stdout)["inputs"][0]["label"] ==
+       "stdin", "'-' reads standard input")
+
+done()
