@@ -17,6 +17,10 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "one workload, fio-like flags" },
+	{ "mark", cmd_mark,
+	  "CrystalDiskMark suites, repeated runs, spread shown" },
+	{ "matrix", cmd_matrix,
+	  "a suite under every QEMU engine x cache mode" },
 	{ "doctor", cmd_doctor, "why this Linux guest's disks are slow, and what to change" },
 	{ "advise", cmd_advise, "lint QEMU, libvirt and Proxmox disk settings on a host" },
 	{ "compare", cmd_compare, "results side by side, with ratios" },

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -398,7 +399,8 @@ static void progress_line(const struct runner_opts *o, const struct job_spec *j,
 {
 	const char *label = o->label ? o->label : "iolab";
 	uint64_t ios = 0;
-	char bs[16], total[32] = "";
+	char bs[16], total[32] = "", title[64] = "", line[320];
+	struct winsize ws;
 	double rate;
 
 	for (unsigned int i = 0; i < n; i++)
@@ -416,18 +418,27 @@ static void progress_line(const struct runner_opts *o, const struct job_spec *j,
 		rate = (double)ios * 1e9 / (double)(now - ctl->measure_ns);
 	if (now < ctl->measure_ns) {
 		*last_ns = ctl->measure_ns; /* rates start with the measuring */
-		fprintf(stderr, "\r%s: warming up, %.0f s left\033[K", label,
-			(double)(ctl->measure_ns - now) / 1e9);
-		return;
+		snprintf(line, sizeof(line), "%s: warming up, %.0f s left",
+			 label, (double)(ctl->measure_ns - now) / 1e9);
+	} else {
+		if (j->runtime_ns)
+			snprintf(total, sizeof(total), "/%.0f",
+				 (double)j->runtime_ns / 1e9);
+		if (!o->label_names_job)
+			snprintf(title, sizeof(title), "%s %s QD%u T%u  ",
+				 rw_name(j->rw),
+				 fmt_size_token(j->bs, bs, sizeof(bs)), j->qd,
+				 j->threads);
+		snprintf(line, sizeof(line),
+			 "%s: %s%.0f%s s  %.0f IOPS  %.1f MB/s", label, title,
+			 (double)(now - ctl->measure_ns) / 1e9, total, rate,
+			 rate * (double)j->bs / 1e6);
 	}
-	if (j->runtime_ns)
-		snprintf(total, sizeof(total), "/%.0f",
-			 (double)j->runtime_ns / 1e9);
-	fprintf(stderr,
-		"\r%s: %s %s QD%u T%u  %.0f%s s  %.0f IOPS  %.1f MB/s\033[K",
-		label, rw_name(j->rw), fmt_size_token(j->bs, bs, sizeof(bs)),
-		j->qd, j->threads, (double)(now - ctl->measure_ns) / 1e9, total,
-		rate, rate * (double)j->bs / 1e6);
+	/* A line that wraps cannot be redrawn in place: cut it instead. */
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1 &&
+	    strlen(line) >= ws.ws_col)
+		line[ws.ws_col - 1] = '\0';
+	fprintf(stderr, "\r%s\033[K", line);
 }
 
 static void drop_page_cache(const struct job_spec *j, const struct target *t)

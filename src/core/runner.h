@@ -19,6 +19,7 @@ struct err;
 struct runner_opts {
 	const char *label; /* shown in the progress line */
 	bool progress; /* live line on stderr (callers pass isatty) */
+	bool label_names_job; /* the label says what runs: no job title */
 };
 
 /*
