@@ -45,11 +45,12 @@ static const struct opt lab_table[] = {
 	  "image size, filled by each guest before its suite (default 1G)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "The suite inside each guest" },
 	{ "preset", 0, OPT_STRING, "NAME", OFF(preset),
-	  "CrystalDiskMark preset: default, cdm6, nvme (default cdm6)" },
+	  "CrystalDiskMark preset, as iolab mark's (default cdm6)" },
 	{ "tests", 0, OPT_STRING, "LIST", OFF(tests),
 	  "tests instead of a preset, e.g. SEQ1M-Q8T1,RND4K-Q1T1" },
 	{ "runs", 0, OPT_UINT, "N", OFF(runs),
-	  "runs per test and direction (default 1)", NULL, 1, 100 },
+	  "scored runs per test and direction, after a warm-up (default 1)",
+	  NULL, 1, 100 },
 	{ "time", 0, OPT_DURATION, "TIME", OFF(time_ns),
 	  "length of each run, e.g. 500ms, 5s (default 2s)" },
 	{ "doctor", 0, OPT_FLAG, NULL, OFF(lo.doctor),
@@ -206,38 +207,12 @@ static bool parse_suite(struct lab_cli *c, struct err *err)
 			"--preset and --tests both choose the tests; give one");
 	if (c->preset && !lab_suite_set_preset(s, c->preset, err))
 		return false;
-	if (c->tests) {
-		if (!lab_suite_set_tests(s, c->tests, err))
-			return false;
-		s->preset[0] = '\0';
-	}
-	if (c->runs)
-		s->runs = c->runs;
-	if (c->time_ns) {
-		if (c->time_ns < 100000000ull)
-			return err_set(err, EXIT_USAGE, 0,
-				       "--time must be at least 100ms");
-		s->time_ns = c->time_ns;
-	}
-	return true;
-}
-
-static void suite_title(const struct lab_suite *s, char *buf, size_t len)
-{
-	char t[32];
-	size_t n;
-
-	n = (size_t)snprintf(buf, len, "%s%s(", s->preset[0] ? s->preset : "",
-			     s->preset[0] ? " " : "");
-	for (unsigned int i = 0; i < s->ntests && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
-				      s->tests[i].name);
-	if (n < len)
-		snprintf(
-			buf + n, len - n,
-			"), read and write, %u run%s of %s each; io_uring with O_DIRECT in the guest",
-			s->runs, s->runs == 1 ? "" : "s",
-			fmt_duration(s->time_ns, t, sizeof(t)));
+	if (c->tests && !lab_suite_set_tests(s, c->tests, err))
+		return false;
+	if (c->time_ns && c->time_ns < 100000000ull)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--time must be at least 100ms");
+	return lab_suite_finish(s, c->runs, c->time_ns, err);
 }
 
 int cmd_lab(int argc, char **argv)
@@ -277,7 +252,7 @@ int cmd_lab(int argc, char **argv)
 	rep.argc = argc + 1;
 	rep.argv = argv - 1;
 	rep.opts = &c.lo;
-	suite_title(&c.lo.suite, rep.suite_title, sizeof(rep.suite_title));
+	lab_suite_title(&c.lo.suite, rep.suite_title, sizeof(rep.suite_title));
 	if (!lab_run(&c.lo, &rep, &err))
 		goto out;
 	if (c.json) {

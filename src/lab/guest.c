@@ -315,35 +315,21 @@ static void fill_disk(struct guest *g)
 	free(buf);
 }
 
-static void suite_progress(unsigned int done, unsigned int total,
-			   const char *label, void *ctx)
-{
-	chan_send(*(int *)ctx, "PROGRESS %u %u %s", done, total, label);
-}
-
-/* In the child: run the suite, write its JSON; exit 0, or 3 if partial. */
+/* In the child: run the suite, write its JSON; exit as lab_suite_run. */
 static __attribute__((noreturn)) void suite_child(struct guest *g)
 {
 	struct lab_suite s;
-	struct suite_result r;
 	struct err err = { 0 };
-	FILE *f;
-	bool ok;
+	int rc;
 
 	if (!lab_suite_from_conf(&s, g->suite_line, &err)) {
 		say("%s", err.msg);
 		_exit(EXIT_USAGE);
 	}
-	ok = lab_suite_run(&s, g->dev, suite_progress, &g->chan, &r);
-	f = fopen(GUEST_SUITE_OUT, "we");
-	if (!f || !suite_json_write(&r, f, &err) || fclose(f)) {
-		say("cannot write %s: %s", GUEST_SUITE_OUT, err.msg);
-		_exit(EXIT_ENV);
-	}
-	if (!ok)
-		say("suite stopped: %s", r.error);
-	suite_result_free(&r);
-	_exit(ok ? EXIT_OK : EXIT_IO);
+	rc = lab_suite_run(&s, g->dev, GUEST_SUITE_OUT, &err);
+	if (rc != EXIT_OK && err.msg[0])
+		say("suite: %s", err.msg);
+	_exit(rc);
 }
 
 /*

@@ -461,7 +461,7 @@ static void run_once(struct lab_ctx *x, struct lab_cell *c,
 		.aio = c->aio,
 		.cache = c->cache,
 	};
-	uint64_t step = (o->suite.runs + 1) * o->suite.time_ns;
+	uint64_t step = lab_suite_step_ns(&o->suite);
 	struct vm_limits l = {
 		.boot_ns = boot_ns,
 		.idle_ns = 180 * NS + 4 * step,

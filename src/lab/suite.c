@@ -1,260 +1,247 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
- * The guest suite (stand-in for `iolab mark`); see suite.h. The tests
- * follow CrystalDiskMark's naming and order: every test read, then every
- * test written; each run is a job of the measuring core (runner_run) on
- * the guest's test disk with io_uring (or the best engine) and O_DIRECT,
- * as CrystalDiskMark reads and writes unbuffered.
- */
-#include <ctype.h>
+/* The lab guest's suite: iolab mark with the lab's settings; see suite.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "suite.h"
-#include "../core/runner.h"
 #include "../core/target.h"
+#include "../report/mark_report.h"
 #include "../util/err.h"
 #include "../util/parse.h"
-#include "../util/sig.h"
+#include "../util/warn.h"
 #include "../util/xmem.h"
 
-static const struct {
-	const char *name;
-	const char *tests;
-} presets[] = {
-	/* CrystalDiskMark 8/9 default. */
-	{ "default", "SEQ1M-Q8T1,SEQ1M-Q1T1,RND4K-Q32T1,RND4K-Q1T1" },
-	/* CrystalDiskMark 6, the second story's table. */
-	{ "cdm6", "SEQ128K-Q32T1,RND4K-Q8T8,RND4K-Q32T1,RND4K-Q1T1" },
-	{ "nvme", "SEQ1M-Q8T1,SEQ128K-Q32T1,RND4K-Q32T16,RND4K-Q1T1" },
-};
+#define SEC 1000000000ull
 
 void lab_suite_defaults(struct lab_suite *s)
 {
-	memset(s, 0, sizeof(*s));
-	s->runs = 1;
-	s->time_ns = 2000000000ull;
-	lab_suite_set_preset(s, "cdm6", NULL);
-}
+	struct mark_spec *m = &s->spec;
 
-static bool test_parse(const char *in, struct suite_test *t, struct err *err)
-{
-	char kind[4] = { 0 }, unit = 0, sep = 0, q = 0, tt = 0;
-	unsigned int size = 0;
-	int end = 0;
-
-	memset(t, 0, sizeof(*t));
-	if (strlen(in) < 3)
-		goto bad;
-	for (int i = 0; i < 3; i++)
-		kind[i] = (char)toupper((unsigned char)in[i]);
-	if (sscanf(in + 3, "%u%c%c%c%u%c%u%n", &size, &unit, &sep, &q, &t->qd,
-		   &tt, &t->threads, &end) != 7 ||
-	    in[3 + end] != '\0')
-		goto bad;
-	unit = (char)toupper((unsigned char)unit);
-	if ((strcmp(kind, "SEQ") && strcmp(kind, "RND")) ||
-	    (unit != 'K' && unit != 'M') || (sep != '-' && sep != ' ') ||
-	    toupper((unsigned char)q) != 'Q' ||
-	    toupper((unsigned char)tt) != 'T' || !size || !t->qd ||
-	    !t->threads || t->qd > 512 || t->threads > 64)
-		goto bad;
-	t->random = kind[0] == 'R';
-	t->bs = (uint64_t)size << (unit == 'K' ? 10 : 20);
-	if (t->bs > (64u << 20) || t->bs % 4096)
-		goto bad;
-	snprintf(t->name, sizeof(t->name), "%s%u%c Q%uT%u", kind, size, unit,
-		 t->qd, t->threads);
-	return true;
-bad:
-	return err_set(
-		err, EXIT_USAGE, 0,
-		"--tests: '%s' is not a test; write SEQ or RND, a block size in K or M (a multiple of 4K), then -Q<depth>T<threads>, e.g. SEQ1M-Q8T1,RND4K-Q32T1",
-		in);
-}
-
-bool lab_suite_set_tests(struct lab_suite *s, const char *list, struct err *err)
-{
-	char *buf = xstrdup(list), *items[SUITE_MAX_TESTS];
-	int n = parse_list(buf, items, SUITE_MAX_TESTS, err);
-
-	if (n < 0) {
-		free(buf);
-		err_prefix(err, "--tests");
-		return false;
-	}
-	for (int i = 0; i < n; i++) {
-		if (!test_parse(items[i], &s->tests[i], err)) {
-			free(buf);
-			return false;
-		}
-	}
-	s->ntests = (unsigned int)n;
-	free(buf);
-	return true;
+	mark_spec_defaults(m);
+	mark_spec_set_preset(m, mark_preset_find("cdm6"));
+	m->runs = 1;
+	m->time_ns = 2 * SEC;
+	m->interval_ns = 0;
+	m->base.cache = CACHE_NONE; /* O_DIRECT in the guest, as CDM */
+	m->label = "mark";
 }
 
 bool lab_suite_set_preset(struct lab_suite *s, const char *name,
 			  struct err *err)
 {
-	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
-		if (strcmp(name, presets[i].name))
-			continue;
-		snprintf(s->preset, sizeof(s->preset), "%s", name);
-		return lab_suite_set_tests(s, presets[i].tests, err);
+	const struct mark_preset *p = mark_preset_find(name);
+	char list[256] = "";
+
+	if (p) {
+		uint64_t t = s->spec.time_ns;
+
+		mark_spec_set_preset(&s->spec, p);
+		/* A preset's own time and pause (flash) yield to the lab's:
+		 * --time decides, and guests do not pause. */
+		s->spec.time_ns = t;
+		s->spec.interval_ns = 0;
+		return true;
 	}
-	return err_set(err, EXIT_USAGE, 0,
-		       "--preset %s: unknown; choose default, cdm6 or nvme",
-		       name);
+	for (p = mark_presets; p->name; p++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s%s", list[0] ? ", " : "", p->name);
+	return err_set(err, EXIT_USAGE, 0, "--preset %s: unknown; choose %s",
+		       name, list);
 }
 
-unsigned int lab_suite_steps(const struct lab_suite *s)
+bool lab_suite_set_tests(struct lab_suite *s, const char *list, struct err *err)
 {
-	return s->ntests * 2;
+	int n = mark_tests_parse(list, s->spec.tests, MARK_MAX_TESTS, err);
+
+	if (n < 0) {
+		err_prefix(err, "--tests");
+		return false;
+	}
+	s->spec.ntests = (unsigned int)n;
+	s->spec.preset = NULL;
+	return true;
+}
+
+bool lab_suite_finish(struct lab_suite *s, unsigned int runs, uint64_t time_ns,
+		      struct err *err)
+{
+	if (runs)
+		s->spec.runs = runs;
+	if (time_ns)
+		s->spec.time_ns = time_ns;
+	return mark_spec_validate(&s->spec, err);
+}
+
+const char *lab_suite_preset(const struct lab_suite *s)
+{
+	return s->spec.preset;
+}
+
+unsigned int lab_suite_ntests(const struct lab_suite *s)
+{
+	return s->spec.ntests;
+}
+
+const char *lab_suite_test_name(const struct lab_suite *s, unsigned int i,
+				char *buf, size_t len)
+{
+	return mark_test_name(&s->spec.tests[i], buf, len);
+}
+
+unsigned int lab_suite_runs(const struct lab_suite *s)
+{
+	return s->spec.runs;
+}
+
+uint64_t lab_suite_time_ns(const struct lab_suite *s)
+{
+	return s->spec.time_ns;
 }
 
 uint64_t lab_suite_estimate_ns(const struct lab_suite *s)
 {
-	return (uint64_t)lab_suite_steps(s) * s->runs * s->time_ns;
+	return mark_estimate_ns(&s->spec);
+}
+
+uint64_t lab_suite_step_ns(const struct lab_suite *s)
+{
+	return s->spec.time_ns + s->spec.interval_ns;
+}
+
+const char *lab_suite_title(const struct lab_suite *s, char *buf, size_t len)
+{
+	char t[32], name[32];
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "%s%s(",
+			     s->spec.preset ? s->spec.preset : "",
+			     s->spec.preset ? " " : "");
+	for (unsigned int i = 0; i < s->spec.ntests && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
+				      lab_suite_test_name(s, i, name,
+							  sizeof(name)));
+	if (n < len)
+		snprintf(
+			buf + n, len - n,
+			"), read and write, each a warm-up and %u run%s of %s, the maximum shown; iolab mark in the guest, %s with O_DIRECT",
+			s->spec.runs, s->spec.runs == 1 ? "" : "s",
+			fmt_duration(s->spec.time_ns, t, sizeof(t)),
+			engine_name(s->spec.base.engine));
+	return buf;
 }
 
 char *lab_suite_conf(const struct lab_suite *s)
 {
-	char tests[SUITE_MAX_TESTS * 24] = "";
+	char tests[MARK_MAX_TESTS * 24] = "", name[32];
 
-	for (unsigned int i = 0; i < s->ntests; i++) {
-		char one[40], *sp;
+	for (unsigned int i = 0; i < s->spec.ntests; i++) {
+		char *sp;
 
-		snprintf(one, sizeof(one), "%s%s", i ? "," : "",
-			 s->tests[i].name);
-		sp = strchr(one, ' ');
+		lab_suite_test_name(s, i, name, sizeof(name));
+		sp = strchr(name, ' ');
 		if (sp)
-			*sp = '-';
-		strncat(tests, one, sizeof(tests) - strlen(tests) - 1);
+			*sp = '-'; /* one token: SEQ1M-Q8T1 */
+		snprintf(tests + strlen(tests), sizeof(tests) - strlen(tests),
+			 "%s%s", i ? "," : "", name);
 	}
 	return xasprintf("suite=%s %u %llu %s\n",
-			 s->preset[0] ? s->preset : "-", s->runs,
-			 (unsigned long long)s->time_ns, tests);
+			 s->spec.preset ? s->spec.preset : "-", s->spec.runs,
+			 (unsigned long long)s->spec.time_ns, tests);
 }
 
 bool lab_suite_from_conf(struct lab_suite *s, const char *value,
 			 struct err *err)
 {
-	char preset[32], tests[SUITE_MAX_TESTS * 24];
+	char preset[32], tests[MARK_MAX_TESTS * 24];
 	unsigned long long t;
+	unsigned int runs;
 
-	memset(s, 0, sizeof(*s));
-	if (sscanf(value, "%31s %u %llu %383s", preset, &s->runs, &t, tests) !=
-	    4)
+	lab_suite_defaults(s);
+	if (sscanf(value, "%31s %u %llu %383s", preset, &runs, &t, tests) != 4)
 		return err_set(err, EXIT_USAGE, 0, "bad suite line '%s'",
 			       value);
-	s->time_ns = t;
-	if (strcmp(preset, "-"))
-		snprintf(s->preset, sizeof(s->preset), "%s", preset);
-	return lab_suite_set_tests(s, tests, err);
+	if (strcmp(preset, "-") ? !lab_suite_set_preset(s, preset, err) :
+				  !lab_suite_set_tests(s, tests, err))
+		return false;
+	return lab_suite_finish(s, runs, t, err);
 }
 
-static void job_for(const struct lab_suite *s, unsigned int i, int dir,
-		    struct job_spec *j)
+int lab_suite_run(const struct lab_suite *s, const char *dev,
+		  const char *json_path, struct err *err)
 {
-	const struct suite_test *t = &s->tests[i];
-
-	job_defaults(j);
-	if (t->random)
-		j->rw = dir ? RW_RANDWRITE : RW_RANDREAD;
-	else
-		j->rw = dir ? RW_WRITE : RW_READ;
-	j->bs = t->bs;
-	j->qd = t->qd;
-	j->threads = t->threads;
-	j->runtime_ns = s->time_ns;
-	j->cache = CACHE_NONE;
-}
-
-bool lab_suite_run(const struct lab_suite *s, const char *dev,
-		   void (*progress)(unsigned int done, unsigned int total,
-				    const char *label, void *ctx),
-		   void *ctx, struct suite_result *r)
-{
+	struct mark_spec m = s->spec;
 	struct target_req req = {
 		.path = dev,
-		.need_write = true,
+		.need_write = mark_needs_write(&m),
 		.allow_write_device = true,
 	};
+	char runs[16], time[32];
+	/* What a user would type in a VM to get the same document. */
+	char *argv[] = { (char *)"iolab",
+			 (char *)"mark",
+			 (char *)(m.preset ? "--preset" : "--tests"),
+			 NULL,
+			 (char *)"--runs",
+			 runs,
+			 (char *)"--time",
+			 time,
+			 (char *)"--interval",
+			 (char *)"0",
+			 (char *)"--allow-write-device",
+			 (char *)dev,
+			 NULL };
+	char *conf = lab_suite_conf(s), *tests;
+	struct mark_result r;
+	struct mark_report rep;
 	struct warnings w = { 0 };
 	struct target t;
-	struct err err = { 0 };
-	unsigned int step = 0, total = lab_suite_steps(s);
-	bool ok = true;
+	bool ok, wrote = false;
+	FILE *f;
+	int rc;
 
-	memset(r, 0, sizeof(*r));
-	r->spec = s;
-	r->device = dev;
-	if (!target_prepare(&t, &req, &w, &err)) {
-		snprintf(r->error, sizeof(r->error), "%s", err.msg);
-		r->partial = true;
+	tests = strrchr(conf, ' ') + 1;
+	tests[strcspn(tests, "\n")] = '\0';
+	argv[3] = (char *)(m.preset ? m.preset : tests);
+	snprintf(runs, sizeof(runs), "%u", m.runs);
+	snprintf(time, sizeof(time), "%llums",
+		 (unsigned long long)(m.time_ns / 1000000ull));
+	m.progress = true; /* relayed to the host by the guest init */
+	if (!target_prepare(&t, &req, &w, err)) {
 		target_release(&t);
 		warnings_free(&w);
-		return false;
+		free(conf);
+		return err->exit_code ? err->exit_code : EXIT_ENV;
 	}
-	for (int dir = 0; ok && dir < 2; dir++) {
-		for (unsigned int i = 0; ok && i < s->ntests; i++) {
-			struct suite_dir *d = &r->dir[i][dir];
-			char label[64];
+	ok = mark_run(&m, &t, &r, err);
+	rep = (struct mark_report){ .argc = 12,
+				    .argv = argv,
+				    .target = &t,
+				    .res = &r,
+				    .warnings = &w };
+	f = fopen(json_path, "we");
+	if (f) {
+		struct err e2 = { 0 };
 
-			snprintf(label, sizeof(label), "%s %s",
-				 s->tests[i].name, dir ? "write" : "read");
-			if (progress)
-				progress(step, total, label, ctx);
-			d->runs = xcalloc(s->runs, sizeof(*d->runs));
-			for (unsigned int k = 0; ok && k < s->runs; k++) {
-				/* Its live line reaches the host through
-				 * the guest init's relay of stderr. */
-				struct runner_opts ro = { .label = label,
-							  .progress = true };
-				struct job_spec j;
-
-				job_for(s, i, dir, &j);
-				if (!job_validate(&j, &err) ||
-				    !target_check_job(&t, &j, &err) ||
-				    !runner_run(&j, &t, &ro, &d->runs[k],
-						&err)) {
-					snprintf(r->error, sizeof(r->error),
-						 "%s: %s", label, err.msg);
-					ok = false;
-					break;
-				}
-				d->nruns++;
-				if (d->runs[k].errors || d->runs[k].partial) {
-					snprintf(r->error, sizeof(r->error),
-						 "%s: %s", label,
-						 d->runs[k].errors ?
-							 "I/O error" :
-							 "interrupted");
-					ok = false;
-				}
-			}
-			step++;
-		}
+		wrote = mark_json_write(&rep, f, &e2);
+		if (fclose(f))
+			wrote = false;
+		if (!wrote && ok)
+			*err = e2;
+	} else if (ok) {
+		err_set(err, EXIT_ENV, errno, "cannot write %s: %s", json_path,
+			strerror(errno));
 	}
-	if (progress && ok)
-		progress(total, total, "done", ctx);
-	r->partial = !ok;
+	if (!ok)
+		rc = err->exit_code ? err->exit_code : EXIT_ENV;
+	else if (!wrote)
+		rc = EXIT_ENV;
+	else
+		rc = r.partial ? EXIT_IO : EXIT_OK;
+	mark_result_free(&r);
 	target_release(&t);
 	warnings_free(&w);
-	return ok;
-}
-
-void suite_result_free(struct suite_result *r)
-{
-	for (unsigned int i = 0; i < SUITE_MAX_TESTS; i++) {
-		for (int d = 0; d < 2; d++) {
-			for (unsigned int k = 0; k < r->dir[i][d].nruns; k++)
-				result_free(&r->dir[i][d].runs[k]);
-			free(r->dir[i][d].runs);
-		}
-	}
-	memset(r, 0, sizeof(*r));
+	free(conf);
+	return rc;
 }

@@ -1,87 +1,70 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The suite each lab guest runs on its test disk, and what the host needs
- * to know about it (validation, time estimate, the configuration line
- * passed to the guest).
+ * The suite each lab guest runs on its test disk: `iolab mark`
+ * (suite/mark.h) with the lab's settings, and what the host needs to know
+ * about it (validation, time estimate, the line passed to the guest).
  *
- * Until `iolab mark` lands this is a stand-in built on the runner: the
- * CrystalDiskMark tests (SEQ1M Q8T1 ...) of a preset or a list, read then
- * write, N runs each, reported in mark's JSON shape ("tests":[{"name",
- * "bs_bytes","qd","threads","read":{"mbps":{max,mean,min,stddev},
- * "iops":{...},"lat_ns":{"mean","p99"},"runs":[...]},"write":{...}}]).
+ * The lab's defaults differ from mark's: preset cdm6 (the second story's
+ * table), 1 scored run of 2 s after mark's warm-up run, no pause between
+ * tests (a guest has no SSD to let cool; the host's storage is shared by
+ * every cell anyway), read then write.
  */
 #ifndef IOLAB_LAB_SUITE_H
 #define IOLAB_LAB_SUITE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
-#include "../report/result.h"
+#include "../suite/mark.h"
 
 struct err;
 
-#define SUITE_MAX_TESTS 16
-
-struct suite_test {
-	char name[32]; /* "SEQ1M Q8T1" */
-	bool random;
-	uint64_t bs;
-	unsigned int qd, threads;
-};
-
 struct lab_suite {
-	char preset[32]; /* a preset name, or "" when tests[] was given */
-	unsigned int ntests;
-	struct suite_test tests[SUITE_MAX_TESTS];
-	unsigned int runs; /* per test and direction */
-	uint64_t time_ns; /* per run */
+	struct mark_spec spec;
 };
 
 /* Defaults: preset cdm6, 1 run of 2 s per test and direction. */
 void lab_suite_defaults(struct lab_suite *s);
-/* --preset NAME. */
+/* --preset NAME (mark's presets). */
 bool lab_suite_set_preset(struct lab_suite *s, const char *name,
 			  struct err *err);
 /* --tests "SEQ1M-Q8T1,RND4K-Q1T1". */
 bool lab_suite_set_tests(struct lab_suite *s, const char *list,
 			 struct err *err);
-/* Measured time of the suite, without preparation. */
-uint64_t lab_suite_estimate_ns(const struct lab_suite *s);
-/* Tests x directions: the steps progress counts. */
-unsigned int lab_suite_steps(const struct lab_suite *s);
+/* --runs, --time; then everything checked as mark checks it. */
+bool lab_suite_finish(struct lab_suite *s, unsigned int runs, uint64_t time_ns,
+		      struct err *err);
 
-/* One line of guest.conf ("suite=...\n"); caller frees. */
+/* The preset's name, or NULL for a list of tests. */
+const char *lab_suite_preset(const struct lab_suite *s);
+unsigned int lab_suite_ntests(const struct lab_suite *s);
+/* "SEQ128K Q32T1", as mark names it (and as its JSON does). */
+const char *lab_suite_test_name(const struct lab_suite *s, unsigned int i,
+				char *buf, size_t len);
+unsigned int lab_suite_runs(const struct lab_suite *s);
+uint64_t lab_suite_time_ns(const struct lab_suite *s);
+/* Time the suite takes, warm-up runs included, without preparation. */
+uint64_t lab_suite_estimate_ns(const struct lab_suite *s);
+/* One measured step (a run, warm-up or scored): the longest silence. */
+uint64_t lab_suite_step_ns(const struct lab_suite *s);
+/* "cdm6 (SEQ128K Q32T1, ...), read and write, 1 warm-up + 1 run of 2 s". */
+const char *lab_suite_title(const struct lab_suite *s, char *buf, size_t len);
+
+/* The "suite=" line of guest.conf; caller frees. */
 char *lab_suite_conf(const struct lab_suite *s);
-/* Parse what lab_suite_conf() wrote (the value after "suite="). */
+/* Parse the value of that line back. */
 bool lab_suite_from_conf(struct lab_suite *s, const char *value,
 			 struct err *err);
 
-/* The guest side: results of one test in one direction. */
-struct suite_dir {
-	unsigned int nruns;
-	struct run_result *runs;
-};
-
-struct suite_result {
-	const struct lab_suite *spec;
-	const char *device;
-	struct suite_dir dir[SUITE_MAX_TESTS][2]; /* [test][read, write] */
-	bool partial;
-	char error[256];
-};
-
 /*
- * In the guest: run the suite on block device @dev, reporting each step
- * to @progress (may be NULL). Returns true if every run ran (else
- * r->partial with r->error set); free with suite_result_free().
+ * In the guest: run the suite on block device @dev and write mark's JSON
+ * document to @json_path. Its live line goes to stderr (the guest init
+ * relays it to the host). Returns the exit code: 0, or EXIT_IO when the
+ * suite stopped early, or another code when it could not start (then
+ * @err says why and nothing may have been written).
  */
-bool lab_suite_run(const struct lab_suite *s, const char *dev,
-		   void (*progress)(unsigned int done, unsigned int total,
-				    const char *label, void *ctx),
-		   void *ctx, struct suite_result *r);
-void suite_result_free(struct suite_result *r);
-/* mark-shaped JSON of a result (report/lab_suite_json.c). */
-bool suite_json_write(const struct suite_result *r, FILE *f, struct err *err);
+int lab_suite_run(const struct lab_suite *s, const char *dev,
+		  const char *json_path, struct err *err);
 
 #endif

@@ -115,13 +115,21 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 			json_array_append_new(
 				a, json_string(cache_name(o->caches[i])));
 		json_object_set_new(opts, "caches", a);
-		json_object_set_new(opts, "preset", jstr_or_null(s->preset));
+		json_object_set_new(opts, "preset",
+				    jstr_or_null(lab_suite_preset(s)));
 		a = json_array();
-		for (unsigned int i = 0; i < s->ntests; i++)
-			json_array_append_new(a, json_string(s->tests[i].name));
+		for (unsigned int i = 0; i < lab_suite_ntests(s); i++) {
+			char name[32];
+
+			json_array_append_new(
+				a, json_string(lab_suite_test_name(
+					   s, i, name, sizeof(name))));
+		}
 		json_object_set_new(opts, "tests", a);
-		json_object_set_new(opts, "runs", json_integer(s->runs));
-		jset_real(opts, "time_s", (double)s->time_ns / 1e9, 3);
+		json_object_set_new(opts, "runs",
+				    json_integer(lab_suite_runs(s)));
+		jset_real(opts, "time_s", (double)lab_suite_time_ns(s) / 1e9,
+			  3);
 		json_object_set_new(opts, "accel_asked",
 				    json_string(lab_accel_names[o->accel]));
 	}

@@ -60,7 +60,7 @@ struct lab_report {
 	enum lab_accel accel; /* KVM or TCG: what the cells ran under */
 	char accel_note[320]; /* why (fallback from KVM ...), or "" */
 	char kernel[256], kernel_release[128];
-	char suite_title[160]; /* "cdm6: 1 run of 2 s per test" */
+	char suite_title[512]; /* what the guests ran, in words */
 	char image_dir[256]; /* where the images lived */
 	char image_fs[32];
 	uint64_t disk_bytes, memory_bytes;

@@ -393,12 +393,14 @@ void lab_text_print(const struct lab_report *r, FILE *f)
 			r->ncells);
 	/* The columns are the tests asked for, whichever cells ran them. */
 	if (r->opts) {
+		const struct lab_suite *s = &r->opts->suite;
+
 		for (unsigned int t = 0;
-		     t < r->opts->suite.ntests && t < LAB_MAX_TESTS; t++)
-			snprintf(plan.figs[t].name, sizeof(plan.figs[t].name),
-				 "%s", r->opts->suite.tests[t].name);
-		plan.nfigs = r->opts->suite.ntests < LAB_MAX_TESTS ?
-				     r->opts->suite.ntests :
+		     t < lab_suite_ntests(s) && t < LAB_MAX_TESTS; t++)
+			lab_suite_test_name(s, t, plan.figs[t].name,
+					    sizeof(plan.figs[t].name));
+		plan.nfigs = lab_suite_ntests(s) < LAB_MAX_TESTS ?
+				     lab_suite_ntests(s) :
 				     LAB_MAX_TESTS;
 	}
 	for (size_t i = 0; i < r->ncells; i++) {

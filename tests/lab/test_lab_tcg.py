@@ -104,6 +104,11 @@ def check_json_lab():
                "%s/%s: bus and format" % key)
             ok(c["reason"] is None, "%s/%s: no reason" % key)
             r = c["result"]
+            ok(r.get("command") == "mark" and r.get("partial") is False,
+               "%s/%s: the result is iolab mark's document" % key)
+            ok(r.get("environment", {}).get("target_type") == "block" and
+               r["environment"].get("driver") == "virtio_blk",
+               "%s/%s: mark ran on the guest's virtio-blk disk" % key)
             names = [t["name"] for t in r.get("tests", [])]
             ok(names == ["RND4K Q1T1", "SEQ128K Q8T1"],
                "%s/%s: the tests asked for (%r)" % (key + (names,)))
@@ -229,7 +234,9 @@ def check_refusals():
             (["--aio", "native,native"], 1, "listed twice"),
             (["--preset", "cdm6", "--tests", "RND4K-Q1T1"], 1,
              "give one"),
-            (["--tests", "RND4K"], 1, "is not a test"),
+            (["--tests", "RND4K"], 1, "write tests as SEQ1M-Q8T1"),
+            (["--preset", "cdm5"], 1, "--preset cdm5: unknown"),
+            (["--runs", "0"], 1, "--runs"),
             (["--accel", "xen"], 1, "--accel"),
             (["--disk", existing], 1, "exists"),
             (["--disk", "/nonexistent-dir/x.img"], 1, "does not exist"),
