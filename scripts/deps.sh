@@ -1,13 +1,27 @@
 #!/bin/sh
-# Install what iolab needs to build and test on Debian 12, skipping what is
-# already there. Run as root (or through sudo).
+# Install what iolab needs on Debian 12, skipping what is already there.
+# Run as root.
+#   scripts/deps.sh          what building and running iolab needs
+#   scripts/deps.sh --test   that, plus what the test suite and the
+#                            comparisons need (fio, QEMU and a guest
+#                            kernel for the lab, Chromium for the
+#                            report's rendering test)
 set -eu
 
 PKGS="build-essential meson ninja-build pkg-config python3
-liburing-dev libaio-dev libjansson-dev libxml2-dev libcmocka-dev
-fio util-linux e2fsprogs strace udev kmod
+liburing-dev libaio-dev libjansson-dev libxml2-dev libcmocka-dev"
+TEST_PKGS="fio util-linux e2fsprogs strace udev kmod
 qemu-system-x86 qemu-utils linux-image-amd64 cpio
 chromium fonts-dejavu-core libxml2-utils"
+
+case "${1:-}" in
+--test) PKGS="$PKGS $TEST_PKGS" ;;
+"") ;;
+*)
+	echo "usage: scripts/deps.sh [--test]" >&2
+	exit 1
+	;;
+esac
 
 missing=""
 for p in $PKGS; do

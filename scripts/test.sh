@@ -5,6 +5,12 @@
 set -u
 cd "$(dirname "$0")/.."
 
+# What the suite needs beyond the build (fio, QEMU, a guest kernel,
+# Chromium); skipped quickly when everything is there.
+if [ "$(id -u)" -eq 0 ]; then
+	scripts/deps.sh --test || echo "test.sh: could not install every test dependency; tests that need them will skip" >&2
+fi
+
 setup() {
 	dir=$1
 	shift

@@ -21,6 +21,8 @@ static const struct command commands[] = {
 	  "CrystalDiskMark suites, repeated runs, spread shown" },
 	{ "matrix", cmd_matrix,
 	  "a suite under every QEMU engine x cache mode" },
+	{ "calibrate", cmd_calibrate,
+	  "Oracle CALIBRATE_IO figures and the curve behind them" },
 	{ "doctor", cmd_doctor, "why this Linux guest's disks are slow, and what to change" },
 	{ "advise", cmd_advise, "lint QEMU, libvirt and Proxmox disk settings on a host" },
 	{ "compare", cmd_compare, "results side by side, with ratios" },
