@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "lab/guest.h"
 #include "util/err.h"
 
 struct command {
@@ -26,6 +27,8 @@ static const struct command commands[] = {
 	{ "advise", cmd_advise, "lint QEMU, libvirt and Proxmox disk settings on a host" },
 	{ "compare", cmd_compare, "results side by side, with ratios" },
 	{ "report", cmd_report, "one self-contained HTML page with charts" },
+	{ "lab", cmd_lab,
+	  "QEMU aio x cache x bus experiment with real guests" },
 	{ NULL, NULL, NULL },
 };
 
@@ -46,6 +49,9 @@ int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
 
+	/* Inside a lab guest the kernel starts us as /init. */
+	if (lab_guest_is_init(argc, argv))
+		return lab_guest_main(argc, argv);
 	if (!name) {
 		usage(stderr);
 		return EXIT_USAGE;

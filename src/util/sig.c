@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Signal handling and emergency file cleanup; see sig.h. */
+#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,12 +14,20 @@
 static volatile sig_atomic_t stop_signo;
 static char cleanup_paths[CLEANUP_MAX][PATH_MAX];
 static volatile sig_atomic_t cleanup_used[CLEANUP_MAX];
+static volatile pid_t cleanup_pids[CLEANUP_MAX];
 
 void cleanup_all(void)
 {
 	for (int i = 0; i < CLEANUP_MAX; i++) {
+		if (cleanup_pids[i] > 0) {
+			kill(cleanup_pids[i], SIGKILL);
+			cleanup_pids[i] = 0;
+		}
+	}
+	for (int i = CLEANUP_MAX - 1; i >= 0; i--) {
 		if (cleanup_used[i]) {
-			unlink(cleanup_paths[i]);
+			if (unlink(cleanup_paths[i]) && errno == EISDIR)
+				rmdir(cleanup_paths[i]);
 			cleanup_used[i] = 0;
 		}
 	}
@@ -83,4 +92,21 @@ void cleanup_remove(int handle)
 {
 	if (handle >= 0 && handle < CLEANUP_MAX)
 		cleanup_used[handle] = 0;
+}
+
+int cleanup_add_pid(pid_t pid)
+{
+	for (int i = 0; i < CLEANUP_MAX; i++) {
+		if (cleanup_pids[i] <= 0) {
+			cleanup_pids[i] = pid;
+			return i;
+		}
+	}
+	return -1;
+}
+
+void cleanup_remove_pid(int handle)
+{
+	if (handle >= 0 && handle < CLEANUP_MAX)
+		cleanup_pids[handle] = 0;
 }

@@ -4,10 +4,13 @@
  * stop (partial results are printed and files cleaned up on the normal
  * path); a second one removes the registered temporary files at once and
  * exits. Temporary files are registered here so that both paths, and an
- * out-of-memory exit, remove them.
+ * out-of-memory exit, remove them. Child processes (the lab's QEMUs) are
+ * registered too, so that a hard exit kills them before removing files.
  */
 #ifndef IOLAB_UTIL_SIG_H
 #define IOLAB_UTIL_SIG_H
+
+#include <sys/types.h>
 
 void sig_install(void);
 /* The signal that asked us to stop, or 0. Cheap: one relaxed load. */
@@ -20,7 +23,14 @@ int sig_exit_code(int signo);
 /* Register a path to unlink on a hard exit; returns a handle or -1. */
 int cleanup_add(const char *path);
 void cleanup_remove(int handle);
-/* Unlink every registered path now (async-signal-safe). */
+/* Register a child process to SIGKILL on a hard exit; handle or -1. */
+int cleanup_add_pid(pid_t pid);
+void cleanup_remove_pid(int handle);
+/*
+ * Kill every registered process, then unlink every registered path (a
+ * directory is removed if empty), from the last slot down so that files
+ * registered after their directory go first. Async-signal-safe.
+ */
 void cleanup_all(void);
 
 #endif

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The lab's disk images: created by qemu-img (raw or qcow2, preallocated
+ * with falloc so that no write of the suite allocates), only at a path
+ * that did not exist, and removed after; Ctrl-C included.
+ */
+#ifndef IOLAB_LAB_IMAGE_H
+#define IOLAB_LAB_IMAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "qemu_argv.h"
+
+struct err;
+
+struct lab_image {
+	char path[4096];
+	enum lab_format format;
+	uint64_t bytes;
+	int cleanup_handle;
+	bool created;
+};
+
+/*
+ * Create @path with @qemu_img. Refuses an existing path (iolab writes
+ * only to files it created). qemu-img's own message goes into @err.
+ */
+bool image_create(struct lab_image *im, const char *qemu_img, const char *path,
+		  enum lab_format f, uint64_t bytes, struct err *err);
+/* Drop the host page cache of the image: each cell starts cold. */
+void image_drop_cache(const struct lab_image *im);
+/* Remove it (if we created it). */
+void image_remove(struct lab_image *im);
+
+#endif
