@@ -21,7 +21,7 @@ struct lab_cli {
 	unsigned int runs;
 	uint64_t time_ns;
 	int accel;
-	bool json, no_progress;
+	bool json, csv, no_progress;
 };
 
 #define OFF(f) offsetof(struct lab_cli, f)
@@ -75,6 +75,8 @@ static const struct opt lab_table[] = {
 	  "watchdog: longest cell (default: from the estimate, generously)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
 	{ "json", 0, OPT_FLAG, NULL, OFF(json), "JSON report on stdout" },
+	{ "csv", 0, OPT_FLAG, NULL, OFF(csv),
+	  "CSV on stdout: a line per cell, test and direction" },
 	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
 	  "write the report to FILE instead of stdout" },
 	{ "no-progress", 0, OPT_FLAG, NULL, OFF(no_progress),
@@ -94,6 +96,9 @@ static const struct opt_cmd lab_cmd = {
 	.opts = lab_table,
 	.footer =
 		"Sizes: 4k, 1M, 1G (powers of 1024). Durations: 500ms, 5s, 2m.\n"
+		"--csv columns: bus, format, aio, cache, accel, status (ok|refused|failed),\n"
+		"  reason (one line), risk, then iolab mark's from test on (iolab mark --help).\n"
+		"  Every cell has its lines; what was not measured is empty, not 0.\n"
 		"Exit: 0 every cell ok or refused by QEMU, 1 usage, 2 environment or a\n"
 		"failed cell, 130 interrupted (Ctrl-C kills the guests, removes the files).\n",
 	.max_positional = 0,
@@ -233,6 +238,11 @@ int cmd_lab(int argc, char **argv)
 	}
 	c.lo.accel = (enum lab_accel)c.accel;
 	c.lo.progress = !c.no_progress && cli_progress_wanted();
+	if (c.json && c.csv) {
+		err_set(&err, EXIT_USAGE, 0,
+			"--json and --csv exclude each other; choose one");
+		goto out;
+	}
 	if (!parse_cells(&c, &err) || !parse_suite(&c, &err))
 		goto out;
 	if (c.lo.disk_bytes < (16u << 20) || c.lo.disk_bytes % 4096) {
@@ -257,6 +267,9 @@ int cmd_lab(int argc, char **argv)
 		goto out;
 	if (c.json) {
 		if (!lab_json_write(&rep, out, &err))
+			rc = err_report(&err);
+	} else if (c.csv) {
+		if (!lab_csv_write(&rep, out, &err))
 			rc = err_report(&err);
 	} else {
 		lab_text_print(&rep, out);

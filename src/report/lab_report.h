@@ -106,6 +106,8 @@ const char *lab_fmt_secs(double s, char *buf, size_t len);
 
 void lab_text_print(const struct lab_report *r, FILE *f);
 bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err);
+/* A line per cell, test and direction; see lab_csv.c. */
+bool lab_csv_write(const struct lab_report *r, FILE *f, struct err *err);
 void lab_report_free(struct lab_report *r);
 
 #endif

@@ -17,6 +17,7 @@
 #include "../suite/mark.h"
 
 struct csv;
+struct jr_node;
 
 /* One test in one direction. Figures are NAN where there are none. */
 struct mark_row {
@@ -43,6 +44,13 @@ void mark_row_init(struct mark_row *row, const struct mark_test *t,
 void mark_row_from_cell(struct mark_row *row, const struct mark_spec *s,
 			unsigned int i, enum mark_dir d,
 			const struct mark_cell *c);
+
+/*
+ * Fill @row (initialised for its test and direction) from @dir, that
+ * direction's object in mark's JSON ("tests"[i]."read" ...), as a lab
+ * guest sends it; NULL or JSON null leaves the row without figures.
+ */
+void mark_row_from_json(struct mark_row *row, const struct jr_node *dir);
 
 /* The test columns' names; @mix adds the mix tests' own columns. */
 void mark_csv_head(struct csv *w, bool mix);

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""--csv of run, advise, mark, matrix and calibrate: a header with units
-in the names, one line per record (direction, disk, test and direction,
-cell x test x direction, point of a curve), every line as wide as the
-header, fields that agree with the JSON of the same input or settings,
+"""--csv of run, advise, mark, matrix, calibrate and lab: a header with
+units in the names, one line per record (direction, disk, test and
+direction, cell x test x direction, point of a curve), every line as wide
+as the header, fields that agree with the JSON of the same input or settings,
 RFC 4180 quoting, --csv with --json refused, -o FILE."""
 import csv
+import glob
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -327,8 +329,61 @@ with tmpdir() as d:
            "calibrate: both start at load 1, latency in ms in both")
     ok(not os.path.exists(f), "calibrate: test file removed")
 
-    for cmd in (["mark"], ["matrix"], ["calibrate"]):
-        rc, out, err = run(cmd + [f, "--csv", "--json"])
+    # --- lab: a line per cell x test x direction, from the guests' JSON.
+    # Needs QEMU, a guest kernel and the static iolab; without them the
+    # other commands' checks above still count.
+    static = os.environ.get("IOLAB_STATIC")
+    if not (shutil.which("qemu-system-x86_64") and shutil.which("qemu-img")
+            and glob.glob("/boot/vmlinuz-*") and static and
+            os.access(static, os.X_OK)):
+        print("SKIP lab --csv: no QEMU, guest kernel or static iolab")
+    else:
+        img = os.path.join(d, "images")
+        os.mkdir(img)
+        largs = ["lab", "--accel", "tcg", "--disk-size", "32M", "--time",
+                 "200ms", "--iolab-static", static, "--tests", "RND4K-Q1T1",
+                 "--aio", "native", "--cache", "none,writeback", "--disk",
+                 img, "--no-progress", "-q"]
+        rc, out, err = run(largs + ["--csv"], timeout=600)
+        ok(rc == 0, "lab --csv: exit 0 (%s)" % err.strip()[-300:])
+        head, rows = table(out, "lab")
+        ok(head == ["bus", "format", "aio", "cache", "accel", "status",
+                    "reason", "risk"] + TEST_COLS + TAIL_COLS,
+           "lab: the header")
+        doc = run_json(largs, timeout=600)
+        if doc:
+            want = [(c["bus"], c["format"], c["aio"], c["cache"],
+                     c["status"], dd) for c in doc["cells"]
+                    for dd in ("read", "write")]
+            ok([(r["bus"], r["format"], r["aio"], r["cache"], r["status"],
+                 r["direction"]) for r in rows] == want,
+               "lab: %d lines, cell x test x direction, statuses as the "
+               "JSON's" % len(want))
+            for r in rows:
+                what = "lab %s/%s %s" % (r["aio"], r["cache"], r["direction"])
+                ok(r["accel"] == doc["accel"] == "tcg" and
+                   r["bus"] == "virtio-blk" and r["format"] == "raw",
+                   what + ": bus, format, accel")
+                if r["status"] == "refused":
+                    ok(r["reason"].startswith("qemu-system-x86_64: ") and
+                       r["reason"].endswith(
+                           "aio=native was specified, but it requires "
+                           "cache.direct=on, which was not specified.") and
+                       "\n" not in r["reason"],
+                       what + ": QEMU's message, on one line")
+                    ok(all(r[k] == "" for k in FIGS + TAIL_COLS),
+                       what + ": refused, every figure empty (never 0)")
+                else:
+                    ok(r["status"] == "ok" and r["reason"] == "",
+                       what + ": ok, no reason")
+                    sane_test_row(r, what, 1)
+            raw = [l for l in out.splitlines() if ",refused," in l]
+            ok(raw and ',refused,"qemu-system-x86_64: -blockdev ' in raw[0],
+               "lab: QEMU's message quoted (it holds commas)")
+        ok(os.listdir(img) == [], "lab: no image left")
+
+    for cmd in (["mark", f], ["matrix", f], ["calibrate", f], ["lab"]):
+        rc, out, err = run(cmd + ["--csv", "--json"])
         ok(rc == 1 and err.strip() ==
            "iolab: --json and --csv exclude each other; choose one" and
            not os.path.exists(f),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The test columns of mark, matrix and lab --csv (report/mark_csv.h): each
- * figure lands in its column, in its unit; what does not exist is empty.
+ * The test columns of mark, matrix and lab --csv (report/mark_csv.h), from
+ * a result in memory and from mark's JSON: each figure lands in its
+ * column, in its unit; what does not exist is empty.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -15,8 +16,10 @@
 #include <cmocka.h>
 
 #include "report/csv.h"
+#include "report/json_read.h"
 #include "report/mark_csv.h"
 #include "stats/hist.h"
+#include "util/err.h"
 #include "util/warn.h"
 
 #define NCOLS 23 /* the test columns and the tail, without mix */
@@ -192,6 +195,59 @@ static void test_not_run(void **state)
 	free(line);
 }
 
+/* What the lab has: mark's JSON of each guest, as mark_json.c writes it. */
+static void test_from_json(void **state)
+{
+	static const char doc[] =
+		"{\"schema_version\":1,\"tool\":{\"name\":\"iolab\","
+		"\"version\":\"0.1.0\"},\"command\":\"mark\",\"tests\":[{"
+		"\"name\":\"RND4K Q1T1\",\"read\":{\"partial\":false,"
+		"\"runs_scored\":2,\"mbps\":{\"max\":7.691,\"mean\":7.5,"
+		"\"min\":7.309,\"stddev\":0.27},\"iops\":{\"max\":1877.6,"
+		"\"mean\":1831.1,\"min\":1784.4,\"stddev\":65.9},"
+		"\"lat_ns\":{\"min\":175732,\"mean\":531755.4,\"p50\":259072,"
+		"\"p99\":3489792,\"max\":7572301,\"count\":1000},"
+		"\"page_cache_reads\":true,\"warnings\":[{\"id\":\"a\","
+		"\"message\":\"x\"},{\"id\":\"b\",\"message\":\"y\"}]},"
+		"\"write\":null}]}";
+	struct err err = { 0 };
+	struct jr_doc *d = jr_parse(doc, "test", &err);
+	const struct jr_node *t;
+	struct mark_row row;
+	char v[40][64], *line;
+
+	(void)state;
+	assert_non_null(d);
+	t = jr_at(jr_get(jr_root(d), "tests"), 0);
+	mark_row_init(&row, &rnd4k, MARK_READ);
+	mark_row_from_json(&row, jr_get(t, "read"));
+	line = render(&row, false, false);
+	assert_int_equal(fields(line, v, 40), NCOLS);
+	assert_string_equal(v[col("runs_scored", false)], "2");
+	assert_string_equal(v[col("mbps_max", false)], "7.691");
+	assert_string_equal(v[col("mbps_stddev", false)], "0.27");
+	assert_string_equal(v[col("iops_min", false)], "1784.4");
+	assert_string_equal(v[col("lat_min_us", false)], "175.732");
+	assert_string_equal(v[col("lat_mean_us", false)], "531.755");
+	assert_string_equal(v[col("lat_p50_us", false)], "259.072");
+	assert_string_equal(v[col("lat_p99_us", false)], "3489.792");
+	assert_string_equal(v[col("lat_max_us", false)], "7572.301");
+	assert_string_equal(v[col("page_cache_reads", false)], "true");
+	assert_string_equal(v[col("partial", false)], "false");
+	assert_string_equal(v[col("warnings", false)], "a b");
+	free(line);
+
+	/* null: the direction did not run; the row stays empty. */
+	mark_row_init(&row, &rnd4k, MARK_WRITE);
+	mark_row_from_json(&row, jr_get(t, "write"));
+	line = render(&row, false, false);
+	fields(line, v, 40);
+	for (int i = col("runs_scored", false); i < NCOLS; i++)
+		assert_string_equal(v[i], "");
+	free(line);
+	jr_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_from_cell),
 		cmocka_unit_test(test_one_run_no_stddev),
 		cmocka_unit_test(test_not_run),
+		cmocka_unit_test(test_from_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
