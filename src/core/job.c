@@ -134,6 +134,17 @@ unsigned int job_lane_depth(const struct job_spec *j)
 	return j->engine == ENGINE_THREADS ? 1 : j->qd;
 }
 
+unsigned int job_submit_batch(const struct job_spec *j)
+{
+	unsigned int depth = job_lane_depth(j), b = j->submit_batch;
+
+	if (!b) {
+		b = depth / 4;
+		b = b < 1 ? 1 : b > 8 ? 8 : b;
+	}
+	return b < depth ? b : depth;
+}
+
 bool job_validate(const struct job_spec *j, struct err *err)
 {
 	if (!j->bs)

@@ -45,6 +45,7 @@ struct job_spec {
 	unsigned int mix_read_pct; /* for rw/randrw: share of reads */
 	uint64_t bs;
 	unsigned int qd;
+	unsigned int submit_batch; /* most I/Os per submit call, 0 = auto */
 	unsigned int threads;
 	uint64_t runtime_ns; /* 0 = until ios (then required) */
 	uint64_t ramp_ns;
@@ -91,5 +92,11 @@ bool job_qemu_refuses(enum engine_kind e, enum cache_mode c, struct err *err);
 /* Number of lanes (threads doing I/O) and depth per lane. */
 unsigned int job_lanes(const struct job_spec *j);
 unsigned int job_lane_depth(const struct job_spec *j);
+/*
+ * Most I/Os one submit call hands to the kernel. A whole queue submitted
+ * at once reaches a virtio disk in one burst and comes back in one, and
+ * the burst repeats; a quarter of the depth (1 to 8) keeps it streaming.
+ */
+unsigned int job_submit_batch(const struct job_spec *j);
 
 #endif

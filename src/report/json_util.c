@@ -119,6 +119,8 @@ json_t *jjob_spec(const struct job_spec *j)
 	json_object_set_new(o, "mix_read_pct", json_integer(j->mix_read_pct));
 	json_object_set_new(o, "bs_bytes", json_integer((json_int_t)j->bs));
 	json_object_set_new(o, "qd", json_integer(j->qd));
+	json_object_set_new(o, "submit_batch",
+			    json_integer(job_submit_batch(j)));
 	json_object_set_new(o, "threads", json_integer(j->threads));
 	jset_real(o, "runtime_s", (double)j->runtime_ns / 1e9, 3);
 	jset_real(o, "ramp_s", (double)j->ramp_ns / 1e9, 3);
@@ -215,6 +217,12 @@ json_t *jrun_result(const struct run_result *r)
 		json_t *p = json_object();
 
 		json_object_set_new(p, "t_s", json_integer(s + 1));
+		/* The last second is usually cut short: say by how much. */
+		jset_real(p, "span_s",
+			  s + 1 < r->nts || r->elapsed_s - s >= 1.0 ?
+				  1.0 :
+				  r->elapsed_s - (double)s,
+			  3);
 		json_object_set_new(p, "read_iops",
 				    json_integer(r->ts[s].ios[0]));
 		json_object_set_new(p, "write_iops",

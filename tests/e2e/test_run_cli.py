@@ -24,6 +24,7 @@ with tmpdir() as d:
     refused(["run", f, "--runtime", "5 parsecs"], 1, "--runtime",
             "bad duration")
     refused(["run", f, "--qd", "0"], 1, "--qd", "zero queue depth")
+    refused(["run", f, "--batch", "0"], 1, "--batch", "zero submit batch")
     refused(["run", f, "--rw", "sideways"], 1, "randread", "bad --rw")
     refused(["run", f, "--engine", "spdk"], 1, "io_uring", "bad engine")
     refused(["run", f, "--cache", "fast"], 1, "writeback", "bad cache mode")

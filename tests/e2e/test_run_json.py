@@ -76,6 +76,17 @@ with tmpdir() as d:
     ok(doc["jobs"][0]["read"]["ios"] == 1000, "--ios 1000 gives 1000 reads")
     ok(doc["jobs"][0]["read"]["lat_ns"] is not None, "latency present")
     ok(doc["jobs"][0]["write"] is None, "write is null for a read job")
+    ts = doc["jobs"][0]["timeseries"]
+    ok(1 <= len(ts) <= doc["jobs"][0]["elapsed_s"] + 2 and
+       sum(p["read_iops"] for p in ts) == 1000 and
+       0 < ts[-1]["span_s"] <= 1,
+       "--ios timeseries covers only the seconds measured")
+    ok(doc["options"]["submit_batch"] == 2, "QD8 submits 2 at a time")
+    doc = run_json(["run", f, "--size", "8M", "--ios", "999", "--qd", "16",
+                    "--batch", "16", "--no-progress"])
+    ok(doc["options"]["submit_batch"] == 16 and
+       doc["jobs"][0]["read"]["ios"] == 999,
+       "--batch 16: whole-queue submits, --ios still exact")
 
     # Rate limited: achieved rate near the target, latency from intent.
     doc = run_json(["run", f, "--size", "8M", "--rate-iops", "500",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Offset generators: aligned, in range, sequential wrap, lane interleave,
- * and the read/write mix. */
+ * the read/write mix; and how many I/Os a lane submits at once. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -132,6 +132,27 @@ static void test_same_seed_same_offsets(void **state)
 		assert_int_equal(workload_next_off(&a), workload_next_off(&b));
 }
 
+static void test_submit_batch(void **state)
+{
+	struct job_spec j = spec(RW_RANDREAD, 4096, 32, 1, ENGINE_IO_URING);
+
+	(void)state;
+	assert_int_equal(job_submit_batch(&j), 8); /* QD/4 */
+	j.qd = 8;
+	assert_int_equal(job_submit_batch(&j), 2);
+	j.qd = 1;
+	assert_int_equal(job_submit_batch(&j), 1);
+	j.qd = 256;
+	assert_int_equal(job_submit_batch(&j), 8); /* at most 8 */
+	j.submit_batch = 300; /* never more than the queue */
+	assert_int_equal(job_submit_batch(&j), 256);
+	j.submit_batch = 3;
+	assert_int_equal(job_submit_batch(&j), 3);
+	/* A thread pool's lane holds one request. */
+	j = spec(RW_RANDREAD, 4096, 32, 1, ENGINE_THREADS);
+	assert_int_equal(job_submit_batch(&j), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +162,7 @@ int main(void)
 		cmocka_unit_test(test_pool_lanes_interleave),
 		cmocka_unit_test(test_mix),
 		cmocka_unit_test(test_same_seed_same_offsets),
+		cmocka_unit_test(test_submit_batch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
