@@ -57,7 +57,9 @@ def check_doc(doc, name, budget_s, cap):
         b = best[0]
         ok(b["meets_cap"] and b["lat_ms"]["mean"] <= cap,
            name + ": max_iops point meets the cap")
-        ok(doc["max_iops"] == int(round(b["iops"])),
+        # The curve prints IOPS to 0.1: 5231.46 shows as 5231.5, which
+        # Python rounds to 5232 while max_iops is 5231.
+        ok(abs(doc["max_iops"] - b["iops"]) <= 0.55,
            name + ": max_iops is that point's IOPS")
         ok(abs(doc["actual_latency_ms"] - b["lat_ms"]["mean"]) < 1e-3,
            name + ": actual_latency_ms is its mean latency")
