@@ -71,7 +71,7 @@ static const struct opt run_table[] = {
 	  "none|directsync|writethrough|writeback|unsafe (default none)",
 	  cache_names },
 	{ "batch", 0, OPT_UINT, "N", OFF(j.submit_batch),
-	  "most I/Os per submit call (default QD/4, 1 to 8; like fio's iodepth_batch_submit)",
+	  "most I/Os per submit call (default QD/8, 1 to 4; like fio's iodepth_batch_submit)",
 	  NULL, 1, 4096 },
 	{ "flush-every", 0, OPT_U64, "N", OFF(j.flush_every),
 	  "fdatasync after every N writes, timed apart (a guest flush)", NULL,

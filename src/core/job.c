@@ -139,8 +139,8 @@ unsigned int job_submit_batch(const struct job_spec *j)
 	unsigned int depth = job_lane_depth(j), b = j->submit_batch;
 
 	if (!b) {
-		b = depth / 4;
-		b = b < 1 ? 1 : b > 8 ? 8 : b;
+		b = depth / 8;
+		b = b < 1 ? 1 : b > 4 ? 4 : b;
 	}
 	return b < depth ? b : depth;
 }

@@ -95,7 +95,7 @@ unsigned int job_lane_depth(const struct job_spec *j);
 /*
  * Most I/Os one submit call hands to the kernel. A whole queue submitted
  * at once reaches a virtio disk in one burst and comes back in one, and
- * the burst repeats; a quarter of the depth (1 to 8) keeps it streaming.
+ * the burst repeats; an eighth of the depth (1 to 4) keeps it streaming.
  */
 unsigned int job_submit_batch(const struct job_spec *j);
 

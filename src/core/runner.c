@@ -2,11 +2,13 @@
 /*
  * The runner: lanes, the per-lane I/O loop, and the merge. See runner.h.
  *
- * Timing: every lane reads the clock once per loop pass. Requests queued in
- * a pass share that timestamp as their start (they enter the kernel in the
- * same submit), completions reaped in a pass share the next one. In paced
- * (open-loop) runs the start is the request's intended time instead, so a
- * stall shows up as latency rather than as fewer requests.
+ * Timing: every lane reads the clock once per loop pass; completions reaped
+ * in a pass share that timestamp. A request's latency runs from the moment
+ * it was due: in a closed loop, when the completion that freed its slot was
+ * reaped (as fio's total latency, so the time a request waits for its turn
+ * to be submitted counts, and Little's law holds: QD = IOPS x mean); in a
+ * paced (open-loop) run, its intended start, so a stall shows up as latency
+ * rather than as fewer requests.
  *
  * Submission: at most job_submit_batch() requests per submit call; while
  * free slots remain the lane reaps without sleeping and submits the next
@@ -76,6 +78,7 @@ struct lane {
 	/* results, read by the main thread after join */
 	struct dir_stats st[DIR_COUNT];
 	uint64_t flush_skipped, ramp_ios, errors;
+	uint64_t wait_ns, wait_n; /* due to submit call, measured requests */
 	int first_errno, first_err_op;
 	uint64_t first_err_off;
 	int64_t first_err_res;
@@ -245,6 +248,8 @@ static void lane_loop(struct lane *l)
 
 	l->next_tick_ns = ctl->measure_ns + 1000000000ull;
 	l->last_ns = now;
+	for (unsigned int i = 0; i < l->depth; i++)
+		l->slots[i].t_start_ns = now;
 	for (;;) {
 		if (issuing &&
 		    (__atomic_load_n(&ctl->stop, __ATOMIC_RELAXED) ||
@@ -261,10 +266,12 @@ static void lane_loop(struct lane *l)
 					break;
 				s = l->free[--l->nfree];
 				lane_prep(l, s);
+				/* Closed loop: t_start_ns is when the slot
+				 * came free, set at reap. */
 				if (paced && s->op != IO_FLUSH) {
 					s->t_start_ns = l->next_ns;
 					l->next_ns += l->interval_ns;
-				} else {
+				} else if (paced) {
 					s->t_start_ns = now;
 				}
 				if (ops->queue(l->e, s)) {
@@ -273,8 +280,13 @@ static void lane_loop(struct lane *l)
 				}
 				/* --ios counts measured I/Os only. */
 				if (s->op != IO_FLUSH &&
-				    s->t_start_ns >= ctl->measure_ns)
+				    s->t_start_ns >= ctl->measure_ns) {
 					issued++;
+					if (now > s->t_start_ns)
+						l->wait_ns +=
+							now - s->t_start_ns;
+					l->wait_n++;
+				}
 				n++;
 			}
 			if (n) {
@@ -323,6 +335,7 @@ static void lane_loop(struct lane *l)
 				l->last_ns = now;
 			for (int i = 0; i < r; i++) {
 				lane_complete(l, l->done[i], now);
+				l->done[i]->t_start_ns = now;
 				l->free[l->nfree++] = l->done[i];
 			}
 			inflight -= (unsigned int)r;
@@ -483,6 +496,8 @@ static void merge(struct run_result *res, struct lane *lanes, unsigned int n)
 		}
 		res->flush_skipped += l->flush_skipped;
 		res->ramp_ios += l->ramp_ios;
+		res->submit_wait_ns += l->wait_ns;
+		res->submit_wait_n += l->wait_n;
 		if (l->errors && !res->errors) {
 			res->first_errno = l->first_errno;
 			res->first_err_op = l->first_err_op;

@@ -25,7 +25,7 @@ enum io_op {
 struct io_slot {
 	void *buf;
 	uint64_t off;
-	uint64_t t_start_ns; /* submit time, or intended start when paced */
+	uint64_t t_start_ns; /* when due: slot freed, or intended start */
 	uint32_t len;
 	uint16_t idx; /* index of the slot (= registered buffer) */
 	uint8_t op; /* enum io_op */

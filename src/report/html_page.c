@@ -264,7 +264,7 @@ bool html_write(struct rdoc *const *docs, size_t n, const struct html_opts *o,
 		html_doc_section(f, docs[i], id, i + 1);
 	}
 	fputs("</main>\n<footer><p>MB/s is 10^6 bytes per second, MiB/s 2^20; "
-	      "latency is from submission to completion (from the intended start in paced runs). "
+	      "latency runs from when a request is due (its slot frees; its intended start in paced runs) to its completion. "
 	      "This page is self-contained: no scripts, fonts or network; it prints as it shows.</p></footer>\n"
 	      "</body></html>\n",
 	      f);

@@ -199,6 +199,7 @@ json_t *jrun_result(const struct run_result *r)
 	jset_real(cpu, "sys_s", r->sys_s, 3);
 	jset_real(cpu, "us_per_io", result_cpu_us_per_io(r), 3);
 	json_object_set_new(o, "cpu", cpu);
+	jset_real(o, "submit_wait_ns_mean", result_submit_wait_ns(r), 1);
 	errs = json_object();
 	json_object_set_new(errs, "count", json_integer((json_int_t)r->errors));
 	if (r->errors)

@@ -295,7 +295,7 @@ void mark_text_print(const struct mark_report *rep, FILE *f)
 	print_mix(r, f);
 	fprintf(f,
 		"\nMB/s = 10^6 bytes/s. Headline = the highest MB/s of the %u scored run%s (CrystalDiskMark's figure),\n"
-		"IOPS of that run; latency from submission to completion over every I/O of the scored runs.\n",
+		"IOPS of that run; latency from when each I/O is due to its completion, over every I/O of the scored runs.\n",
 		s->runs, s->runs == 1 ? "" : "s");
 	if (any_flag(r, true))
 		fprintf(f,

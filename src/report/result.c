@@ -35,6 +35,13 @@ double result_cpu_us_per_io(const struct run_result *r)
 	return n ? (r->user_s + r->sys_s) * 1e6 / (double)n : 0;
 }
 
+double result_submit_wait_ns(const struct run_result *r)
+{
+	return r->submit_wait_n ?
+		       (double)r->submit_wait_ns / (double)r->submit_wait_n :
+		       0;
+}
+
 void result_free(struct run_result *r)
 {
 	free(r->ts);

@@ -33,6 +33,8 @@ struct run_result {
 	struct dir_stats dir[DIR_COUNT];
 	uint64_t flush_skipped; /* cache=unsafe: flushes dropped */
 	uint64_t ramp_ios; /* completed during --ramp, not counted */
+	/* Measured requests: total time from due to their submit call. */
+	uint64_t submit_wait_ns, submit_wait_n;
 	double elapsed_s; /* measured phase */
 	double user_s, sys_s; /* CPU of the whole process, measured phase */
 	uint32_t nts;
@@ -53,6 +55,9 @@ double result_mibps(const struct run_result *r, int dir); /* 2^20 B/s */
 /* All reads and writes together. */
 uint64_t result_total_ios(const struct run_result *r);
 double result_cpu_us_per_io(const struct run_result *r);
+/* Mean time a due request waited for its submit call (iolab's share of
+ * the latency), ns. */
+double result_submit_wait_ns(const struct run_result *r);
 void result_free(struct run_result *r);
 
 #endif

@@ -85,7 +85,7 @@ void run_text_print(const struct run_report *rep, FILE *f)
 	const struct job_spec *j = &r->spec;
 	const struct target *t = rep->target;
 	const struct target_env *e = &t->env;
-	char title[96], sz[32], ramp[32];
+	char title[96], sz[32], ramp[32], wait[32];
 
 	fprintf(f, "%s  engine %s (%s)  cache=%s%s\n",
 		text_job_title(j, title, sizeof(title)), engine_name(j->engine),
@@ -131,7 +131,7 @@ void run_text_print(const struct run_report *rep, FILE *f)
 			"%-6s %llu flushes skipped (cache=unsafe ignores them)\n",
 			"", (unsigned long long)r->flush_skipped);
 	fprintf(f,
-		"(MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s; latency from submission to completion)\n");
+		"(MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s; latency from when each I/O is due to its completion)\n");
 	if (r->errors)
 		fprintf(f,
 			"\nI/O ERROR: %s of %u bytes at offset %llu failed: %s (%llu failed I/Os); the run stopped there\n",
@@ -150,6 +150,9 @@ void run_text_print(const struct run_report *rep, FILE *f)
 	if (j->engine == ENGINE_NULL)
 		fprintf(f, " (runner's own cost: %.0f ns per I/O)",
 			result_cpu_us_per_io(r) * 1e3);
+	else if (!j->rate_iops)
+		fprintf(f, "; a due request waited %s for its submit call",
+			fmt_ns(result_submit_wait_ns(r), wait, sizeof(wait)));
 	fprintf(f, "\n");
 	text_warnings(rep->warnings, f);
 }

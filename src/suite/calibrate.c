@@ -245,6 +245,7 @@ static int measure(void *ctx, unsigned int load, enum cal_stage stage,
 		.mean_ns = hist_mean(h),
 		.p50_ns = (double)hist_percentile(h, 50),
 		.p99_ns = (double)hist_percentile(h, 99),
+		.wait_ns = result_submit_wait_ns(&res),
 		.noise = ts_noise(&res),
 		.seconds = res.elapsed_s,
 		.ios = res.dir[DIR_READ].ios,
@@ -401,10 +402,11 @@ static void notes(struct cal_result *r, const struct cal_opts *o)
 			cache_name(o->cache));
 	if (s->best >= 0) {
 		const struct cal_point *b = &s->pts[s->best];
-		double in_flight = b->iops * b->mean_ns / 1e9;
+		double in_flight = b->iops * (b->mean_ns - b->wait_ns) / 1e9;
 
 		/* Little's law: a closed loop at load L keeps L in flight.
-		 * Far fewer means iolab's side, not the device, was slow. */
+		 * Far fewer past the submit call means iolab's side, not the
+		 * device, was slow. */
 		if (b->load >= 4 && in_flight < 0.8 * b->load)
 			warn_add(
 				&r->warnings, "generator-limited",

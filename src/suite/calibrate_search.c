@@ -84,6 +84,7 @@ static void point_aggregate(const struct cal_search_params *p,
 	pt->mean_ns = agg(pt, offsetof(struct cal_sample, mean_ns));
 	pt->p50_ns = agg(pt, offsetof(struct cal_sample, p50_ns));
 	pt->p99_ns = agg(pt, offsetof(struct cal_sample, p99_ns));
+	pt->wait_ns = agg(pt, offsetof(struct cal_sample, wait_ns));
 	for (unsigned int i = 0; i < pt->nsamples; i++) {
 		if (pt->s[i].iops < lo)
 			lo = pt->s[i].iops;

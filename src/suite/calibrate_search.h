@@ -33,6 +33,7 @@ struct cal_sample {
 	unsigned int qd, threads; /* how the load was split */
 	double iops, mbps;
 	double mean_ns, p50_ns, p99_ns;
+	double wait_ns; /* of mean_ns, the wait for the submit call */
 	double noise; /* relative spread inside the window, 0 if unknown */
 	double seconds; /* measured time */
 	uint64_t ios;
@@ -45,7 +46,7 @@ struct cal_point {
 	unsigned int load, qd, threads;
 	unsigned int nsamples;
 	struct cal_sample s[CAL_MAX_SAMPLES];
-	double iops, mbps, mean_ns, p50_ns, p99_ns;
+	double iops, mbps, mean_ns, p50_ns, p99_ns, wait_ns;
 	double spread; /* (max - min) / median IOPS over the samples */
 	bool noisy; /* spread or in-window noise above the tolerance */
 	bool meets_cap; /* always true when there is no cap */

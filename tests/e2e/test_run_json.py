@@ -81,7 +81,19 @@ with tmpdir() as d:
        sum(p["read_iops"] for p in ts) == 1000 and
        0 < ts[-1]["span_s"] <= 1,
        "--ios timeseries covers only the seconds measured")
-    ok(doc["options"]["submit_batch"] == 2, "QD8 submits 2 at a time")
+    ok(doc["options"]["submit_batch"] == 1, "QD8 submits 1 at a time")
+    # Latency runs from when a request was due (its slot came free), so a
+    # closed loop obeys Little's law: in flight = IOPS x mean latency.
+    doc = run_json(["run", f, "--size", "8M", "--qd", "8", "--runtime", "1s",
+                    "--no-progress"])
+    r = doc["jobs"][0]["read"]
+    inflight = r["iops"] * r["lat_ns"]["mean"] / 1e9
+    ok(0.7 * 8 <= inflight <= 8 * 1.05,
+       "Little's law: %.2f in flight at QD8" % inflight)
+    w = doc["jobs"][0]["submit_wait_ns_mean"]
+    ok(0 <= w < r["lat_ns"]["mean"],
+       "submit wait (%.0f ns) is a part of the latency" % w)
+
     doc = run_json(["run", f, "--size", "8M", "--ios", "999", "--qd", "16",
                     "--batch", "16", "--no-progress"])
     ok(doc["options"]["submit_batch"] == 16 and

@@ -137,13 +137,13 @@ static void test_submit_batch(void **state)
 	struct job_spec j = spec(RW_RANDREAD, 4096, 32, 1, ENGINE_IO_URING);
 
 	(void)state;
-	assert_int_equal(job_submit_batch(&j), 8); /* QD/4 */
-	j.qd = 8;
+	assert_int_equal(job_submit_batch(&j), 4); /* QD/8 */
+	j.qd = 16;
 	assert_int_equal(job_submit_batch(&j), 2);
-	j.qd = 1;
-	assert_int_equal(job_submit_batch(&j), 1);
+	j.qd = 4;
+	assert_int_equal(job_submit_batch(&j), 1); /* at least 1 */
 	j.qd = 256;
-	assert_int_equal(job_submit_batch(&j), 8); /* at most 8 */
+	assert_int_equal(job_submit_batch(&j), 4); /* at most 4 */
 	j.submit_batch = 300; /* never more than the queue */
 	assert_int_equal(job_submit_batch(&j), 256);
 	j.submit_batch = 3;
