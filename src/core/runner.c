@@ -66,8 +66,11 @@ struct lane {
 	void *bufs;
 	size_t bufs_len;
 	struct io_slot *slots;
+	/* Free slots in the order they came free: the request due first is
+	 * submitted first, and no slot is left behind when completions come
+	 * back inside the submit call (native on tmpfs). */
 	struct io_slot **free, **done;
-	unsigned int nfree;
+	unsigned int free_head, nfree;
 	struct workload wl;
 	uint64_t next_ns; /* paced: intended start of the next request */
 	uint64_t writes_since_flush;
@@ -127,8 +130,9 @@ static bool lane_setup(struct lane *l)
 		l->slots[i].buf = (char *)l->bufs + i * stride;
 		l->slots[i].len = (uint32_t)j->bs;
 		l->slots[i].idx = (uint16_t)i;
-		l->free[l->depth - 1 - i] = &l->slots[i];
+		l->free[i] = &l->slots[i];
 	}
+	l->free_head = 0;
 	l->nfree = l->depth;
 	for (int d = 0; d < DIR_COUNT; d++)
 		hist_init(&l->st[d].lat);
@@ -237,6 +241,31 @@ static inline void lane_prep(struct lane *l, struct io_slot *s)
 	}
 }
 
+static inline struct io_slot *free_pop(struct lane *l)
+{
+	struct io_slot *s = l->free[l->free_head];
+
+	if (++l->free_head == l->depth)
+		l->free_head = 0;
+	l->nfree--;
+	return s;
+}
+
+static inline void free_unpop(struct lane *l, struct io_slot *s)
+{
+	l->free_head = l->free_head ? l->free_head - 1 : l->depth - 1;
+	l->free[l->free_head] = s;
+	l->nfree++;
+}
+
+static inline void free_push(struct lane *l, struct io_slot *s)
+{
+	unsigned int i = l->free_head + l->nfree;
+
+	l->free[i >= l->depth ? i - l->depth : i] = s;
+	l->nfree++;
+}
+
 static void lane_loop(struct lane *l)
 {
 	const struct engine_ops *ops = l->ops;
@@ -264,7 +293,7 @@ static void lane_loop(struct lane *l)
 
 				if (paced && l->next_ns > now)
 					break;
-				s = l->free[--l->nfree];
+				s = free_pop(l);
 				lane_prep(l, s);
 				/* Closed loop: t_start_ns is when the slot
 				 * came free, set at reap. */
@@ -275,7 +304,7 @@ static void lane_loop(struct lane *l)
 					s->t_start_ns = now;
 				}
 				if (ops->queue(l->e, s)) {
-					l->free[l->nfree++] = s;
+					free_unpop(l, s);
 					break;
 				}
 				/* --ios counts measured I/Os only. */
@@ -336,7 +365,7 @@ static void lane_loop(struct lane *l)
 			for (int i = 0; i < r; i++) {
 				lane_complete(l, l->done[i], now);
 				l->done[i]->t_start_ns = now;
-				l->free[l->nfree++] = l->done[i];
+				free_push(l, l->done[i]);
 			}
 			inflight -= (unsigned int)r;
 			__atomic_store_n(&l->progress_ios,
