@@ -82,18 +82,32 @@ static void fs_name(const char *path, dev_t dev, char *out, size_t len)
 			snprintf(out, len, "%s", fs_magics[i].name);
 }
 
+void target_fs_type(const char *path, char *out, size_t len)
+{
+	struct stat st;
+
+	out[0] = 0;
+	if (!stat(path, &st))
+		fs_name(path, st.st_dev, out, len);
+}
+
+bool target_fs_in_ram(const char *path)
+{
+	struct statfs sf;
+
+	return !statfs(path, &sf) && ((unsigned long)sf.f_type == 0x01021994 ||
+				      (unsigned long)sf.f_type == 0x858458f6);
+}
+
 /* A loop device whose backing file sits on tmpfs is RAM too. */
 static bool loop_on_ram(const char *disk)
 {
 	char path[128], backing[PATH_MAX];
-	struct statfs sf;
 
 	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", disk);
 	if (fsv_read(&fsview_host, path, backing, sizeof(backing)) <= 0)
 		return false;
-	return !statfs(backing, &sf) &&
-	       ((unsigned long)sf.f_type == 0x01021994 ||
-		(unsigned long)sf.f_type == 0x858458f6);
+	return target_fs_in_ram(backing);
 }
 
 static void fill_env(struct target *t, const struct stat *st)
@@ -232,9 +246,13 @@ static bool create_file(struct target *t, const struct target_req *r,
 				 sizeof(b)));
 	fd = open(r->path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return err_set(err, errno == ENOENT ? EXIT_USAGE : EXIT_ENV,
-			       errno, "cannot create test file %s: %s", r->path,
-			       strerror(errno));
+		return err_set(
+			err, errno == ENOENT ? EXIT_USAGE : EXIT_ENV, errno,
+			"cannot create test file %s: %s; %s", r->path,
+			strerror(errno),
+			errno == ENOENT ?
+				"its directory does not exist: give a path in one that does" :
+				"give a path in a directory you can write to");
 	t->created = true;
 	t->cleanup_handle = cleanup_add(r->path);
 	t->size = total;
