@@ -242,15 +242,8 @@ int cmd_calibrate(int argc, char **argv)
 	if (res.io_error)
 		fprintf(stderr, "iolab: %s\n", res.io_error_msg);
 	calibrate_free(&res);
-	if (t.created && t.keep)
-		fprintf(stderr, "iolab: kept test file %s\n", t.path);
 out:
-	if (err.msg[0] && rc == EXIT_OK)
-		rc = err_report(&err);
-	if (prepared)
-		target_release(&t);
-	if (out && !cli_close_output(out, &err) && rc == EXIT_OK)
-		rc = err_report(&err);
+	rc = cli_finish(rc, &err, prepared ? &t : NULL, out);
 	warnings_free(&tw);
 	opts_state_free(&st);
 	return rc;

@@ -9,6 +9,7 @@
 
 #include "common.h"
 #include "../core/job.h"
+#include "../core/target.h"
 #include "../util/err.h"
 #include "../util/parse.h"
 
@@ -43,6 +44,20 @@ bool cli_close_output(FILE *f, struct err *err)
 		return err_set(err, EXIT_ENV, errno,
 			       "cannot write the report: %s", strerror(errno));
 	return true;
+}
+
+int cli_finish(int rc, struct err *err, struct target *t, FILE *out)
+{
+	if (err->msg[0] && rc == EXIT_OK)
+		rc = err_report(err);
+	if (t) {
+		if (t->created && t->keep)
+			fprintf(stderr, "iolab: kept test file %s\n", t->path);
+		target_release(t);
+	}
+	if (out && !cli_close_output(out, err) && rc == EXIT_OK)
+		rc = err_report(err);
+	return rc;
 }
 
 static int cmp_double(const void *a, const void *b)

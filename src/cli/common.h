@@ -11,6 +11,7 @@
 
 struct err;
 struct job_spec;
+struct target;
 
 /*
  * Open the report stream: stdout, or @path created/truncated. Refuses a
@@ -18,6 +19,14 @@ struct job_spec;
  */
 FILE *cli_open_output(const char *path, const char *target, struct err *err);
 bool cli_close_output(FILE *f, struct err *err);
+
+/*
+ * The end of a command that measured a target: a pending error reported
+ * (unless one already was), the target released (saying so when a test
+ * file iolab made is kept), the report stream closed. @t is NULL when it
+ * was never prepared, @out when it was never opened. Returns the exit code.
+ */
+int cli_finish(int rc, struct err *err, struct target *t, FILE *out);
 
 /* "1,50,99,99.9" -> j->percentiles (ascending, at most 24). */
 bool cli_parse_percentiles(struct job_spec *j, const char *list,

@@ -281,10 +281,7 @@ int cmd_lab(int argc, char **argv)
 			if (rep.cells[i].status == LAB_FAILED)
 				rc = EXIT_ENV;
 out:
-	if (err.msg[0] && rc == EXIT_OK)
-		rc = err_report(&err);
-	if (out && !cli_close_output(out, &err) && rc == EXIT_OK)
-		rc = err_report(&err);
+	rc = cli_finish(rc, &err, NULL, out);
 	lab_report_free(&rep);
 	opts_state_free(&st);
 	return rc;

@@ -210,15 +210,8 @@ int cmd_run(int argc, char **argv)
 	else if (res.stop_signal)
 		rc = sig_exit_code(res.stop_signal);
 	result_free(&res);
-	if (t.created && t.keep)
-		fprintf(stderr, "iolab: kept test file %s\n", t.path);
 out:
-	if (err.msg[0] && rc == EXIT_OK)
-		rc = err_report(&err);
-	if (prepared)
-		target_release(&t);
-	if (out && !cli_close_output(out, &err) && rc == EXIT_OK)
-		rc = err_report(&err);
+	rc = cli_finish(rc, &err, prepared ? &t : NULL, out);
 	warnings_free(&tw);
 	opts_state_free(&st);
 	return rc;

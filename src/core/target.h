@@ -77,5 +77,9 @@ bool target_check_job(const struct target *t, const struct job_spec *j,
 		      struct err *err);
 /* Remove a file we created (unless kept) and free. */
 void target_release(struct target *t);
+/* The filesystem @path is on ("ext4", "tmpfs"), "" when unknown. */
+void target_fs_type(const char *path, char *out, size_t len);
+/* Whether @path is on tmpfs or ramfs: its data is host RAM. */
+bool target_fs_in_ram(const char *path);
 
 #endif

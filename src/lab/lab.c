@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
@@ -27,6 +26,7 @@
 #include "proc.h"
 #include "static_bin.h"
 #include "vm.h"
+#include "../core/target.h"
 #include "../report/lab_report.h"
 #include "../util/clock.h"
 #include "../util/err.h"
@@ -144,26 +144,12 @@ static bool kvm_usable(void)
 	return true;
 }
 
-/* The filesystems the image most often sits on, for the report. */
-static const struct {
-	unsigned long magic;
-	const char *name;
-} fs_magics[] = {
-	{ 0xEF53, "ext4" },	 { 0x58465342, "xfs" },
-	{ 0x9123683E, "btrfs" }, { 0x01021994, "tmpfs" },
-	{ 0x858458f6, "ramfs" }, { 0x2fc12fc1, "zfs" },
-	{ 0x6969, "nfs" },	 { 0x794c7630, "overlay" },
-	{ 0xF2F52010, "f2fs" },	 { 0xFF534D42, "cifs" },
-	{ 0xFE534D42, "smb2" },	 { 0x65735546, "fuse" },
-};
-
 /* Where the images go, and whether there is room. */
 static bool plan_disk(struct lab_ctx *x, struct err *err)
 {
 	const struct lab_opts *o = x->o;
 	const char *disk = o->disk ? o->disk : ".";
 	struct statvfs vfs;
-	struct statfs sf;
 	struct stat st;
 	char a[32], b[32];
 
@@ -206,14 +192,8 @@ static bool plan_disk(struct lab_ctx *x, struct err *err)
 			fmt_size((uint64_t)vfs.f_bavail * vfs.f_frsize, b,
 				 sizeof(b)));
 	snprintf(x->r->image_dir, sizeof(x->r->image_dir), "%s", x->image_dir);
-	if (statfs(x->image_dir, &sf))
-		return true;
-	for (size_t i = 0; i < sizeof(fs_magics) / sizeof(fs_magics[0]); i++)
-		if ((unsigned long)sf.f_type == fs_magics[i].magic)
-			snprintf(x->r->image_fs, sizeof(x->r->image_fs), "%s",
-				 fs_magics[i].name);
-	if ((unsigned long)sf.f_type == 0x01021994 ||
-	    (unsigned long)sf.f_type == 0x858458f6) {
+	target_fs_type(x->image_dir, x->r->image_fs, sizeof(x->r->image_fs));
+	if (target_fs_in_ram(x->image_dir)) {
 		warn_add(
 			&x->r->warnings, "image-in-ram",
 			"the disk image is on tmpfs (%s): every cache mode reads and writes host RAM; give --disk a directory on the storage you mean to test",

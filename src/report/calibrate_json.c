@@ -82,12 +82,7 @@ static json_t *jopts(const struct calibrate_report *r)
 	const struct target *t = r->target;
 	json_t *j = json_object();
 
-	json_object_set_new(j, "target", json_string(t->path));
-	json_object_set_new(j, "size_bytes",
-			    json_integer((json_int_t)t->region_len));
-	json_object_set_new(j, "offset_bytes",
-			    json_integer((json_int_t)t->region_off));
-	json_object_set_new(j, "keep", json_boolean(t->keep));
+	jtarget_options(j, t);
 	json_object_set_new(j, "disks", json_integer(res->disks));
 	json_object_set_new(j, "disks_source", json_string(res->disks_source));
 	json_object_set_new(j, "disks_given", json_boolean(o->disks != 0));

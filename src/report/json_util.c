@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 
 #include "json_util.h"
@@ -75,6 +76,25 @@ json_t *jwarnings(const struct warnings *w)
 static json_t *jstr_or_null(const char *s)
 {
 	return s && *s ? json_string(s) : json_null();
+}
+
+void jtarget_options(json_t *opts, const struct target *t)
+{
+	json_object_set_new(opts, "target", json_string(t->path));
+	json_object_set_new(opts, "size_bytes",
+			    json_integer((json_int_t)t->region_len));
+	json_object_set_new(opts, "offset_bytes",
+			    json_integer((json_int_t)t->region_off));
+	json_object_set_new(opts, "keep", json_boolean(t->keep));
+}
+
+json_t *jstopped_by(int stop_signal, bool io_error)
+{
+	return stop_signal == SIGINT  ? json_string("SIGINT") :
+	       stop_signal == SIGTERM ? json_string("SIGTERM") :
+	       stop_signal	      ? json_string("signal") :
+	       io_error		      ? json_string("io-error") :
+					json_null();
 }
 
 json_t *jenvironment(const struct target *t)

@@ -27,6 +27,10 @@ json_t *jlat(const struct hist *h, const double *ps, int n);
 json_t *jwarnings(const struct warnings *w);
 /* The "environment" object of a target. */
 json_t *jenvironment(const struct target *t);
+/* Into "options": "target", "size_bytes", "offset_bytes", "keep". */
+void jtarget_options(json_t *opts, const struct target *t);
+/* "stopped_by": "SIGINT", "SIGTERM", "signal", "io-error" or null. */
+json_t *jstopped_by(int stop_signal, bool io_error);
 /* A job's effective settings, as in "options" and "jobs". */
 json_t *jjob_spec(const struct job_spec *j);
 /* A full job result ("jobs" entry of run; "runs" entries of mark). */

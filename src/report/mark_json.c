@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `iolab mark --json`; the schema is documented in iolab-mark(1). */
-#include <signal.h>
 
 #include "mark_json.h"
 #include "mark_report.h"
@@ -160,12 +159,7 @@ bool mark_json_write(const struct mark_report *rep, FILE *f, struct err *err)
 	json_t *opts = jmark_options(&r->spec);
 	struct warnings all = { 0 };
 
-	json_object_set_new(opts, "target", json_string(t->path));
-	json_object_set_new(opts, "size_bytes",
-			    json_integer((json_int_t)t->region_len));
-	json_object_set_new(opts, "offset_bytes",
-			    json_integer((json_int_t)t->region_off));
-	json_object_set_new(opts, "keep", json_boolean(t->keep));
+	jtarget_options(opts, t);
 	json_object_set_new(doc, "options", opts);
 	json_object_set_new(doc, "environment", jenvironment(t));
 	if (rep->warnings)
@@ -175,11 +169,7 @@ bool mark_json_write(const struct mark_report *rep, FILE *f, struct err *err)
 	warnings_free(&all);
 	json_object_set_new(doc, "partial", json_boolean(r->partial));
 	json_object_set_new(doc, "stopped_by",
-			    r->stop_signal == SIGINT  ? json_string("SIGINT") :
-			    r->stop_signal == SIGTERM ? json_string("SIGTERM") :
-			    r->stop_signal	      ? json_string("signal") :
-			    r->errors ? json_string("io-error") :
-					json_null());
+			    jstopped_by(r->stop_signal, r->errors != 0));
 	json_object_set_new(doc, "error",
 			    r->error[0] ? json_string(r->error) : json_null());
 	jset_real(doc, "elapsed_s", r->elapsed_s, 3);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `iolab matrix --json`; the schema is documented in iolab-matrix(1). */
-#include <signal.h>
 
 #include "mark_json.h"
 #include "mark_report.h"
@@ -80,12 +79,7 @@ bool matrix_json_write(const struct matrix_report *rep, FILE *f,
 			caches, json_string(cache_name(r->spec.caches[i])));
 	json_object_set_new(opts, "engines", engines);
 	json_object_set_new(opts, "caches", caches);
-	json_object_set_new(opts, "target", json_string(t->path));
-	json_object_set_new(opts, "size_bytes",
-			    json_integer((json_int_t)t->region_len));
-	json_object_set_new(opts, "offset_bytes",
-			    json_integer((json_int_t)t->region_off));
-	json_object_set_new(opts, "keep", json_boolean(t->keep));
+	jtarget_options(opts, t);
 	json_object_set_new(doc, "options", opts);
 	json_object_set_new(doc, "environment", jenvironment(t));
 	if (rep->warnings)
@@ -95,10 +89,7 @@ bool matrix_json_write(const struct matrix_report *rep, FILE *f,
 	warnings_free(&all);
 	json_object_set_new(doc, "partial", json_boolean(r->partial));
 	json_object_set_new(doc, "stopped_by",
-			    r->stop_signal == SIGINT  ? json_string("SIGINT") :
-			    r->stop_signal == SIGTERM ? json_string("SIGTERM") :
-			    r->stop_signal	      ? json_string("signal") :
-							json_null());
+			    jstopped_by(r->stop_signal, false));
 	jset_real(doc, "elapsed_s", r->elapsed_s, 3);
 	for (unsigned int k = 0; k < r->ncells; k++)
 		json_array_append_new(cells, jcell(&r->cells[k]));

@@ -10,12 +10,7 @@ bool run_json_write(const struct run_report *r, FILE *f, struct err *err)
 	json_t *opts = jjob_spec(&r->res->spec), *jobs = json_array();
 	const struct target *t = r->target;
 
-	json_object_set_new(opts, "target", json_string(t->path));
-	json_object_set_new(opts, "size_bytes",
-			    json_integer((json_int_t)t->region_len));
-	json_object_set_new(opts, "offset_bytes",
-			    json_integer((json_int_t)t->region_off));
-	json_object_set_new(opts, "keep", json_boolean(t->keep));
+	jtarget_options(opts, t);
 	json_object_set_new(doc, "options", opts);
 	json_object_set_new(doc, "environment", jenvironment(t));
 	json_object_set_new(doc, "warnings", jwarnings(r->warnings));
