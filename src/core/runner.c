@@ -81,7 +81,8 @@ struct lane {
 	/* results, read by the main thread after join */
 	struct dir_stats st[DIR_COUNT];
 	uint64_t flush_skipped, ramp_ios, errors;
-	uint64_t wait_ns, wait_n; /* due to submit call, measured requests */
+	uint64_t wait_ns; /* due to submit call, summed over issued */
+	uint64_t issued; /* measured requests submitted */
 	int first_errno, first_err_op;
 	uint64_t first_err_off;
 	int64_t first_err_res;
@@ -314,7 +315,6 @@ static void lane_loop(struct lane *l)
 					if (now > s->t_start_ns)
 						l->wait_ns +=
 							now - s->t_start_ns;
-					l->wait_n++;
 				}
 				n++;
 			}
@@ -374,6 +374,7 @@ static void lane_loop(struct lane *l)
 					 __ATOMIC_RELAXED);
 		}
 	}
+	l->issued = issued;
 }
 
 static void *lane_main(void *arg)
@@ -526,7 +527,7 @@ static void merge(struct run_result *res, struct lane *lanes, unsigned int n)
 		res->flush_skipped += l->flush_skipped;
 		res->ramp_ios += l->ramp_ios;
 		res->submit_wait_ns += l->wait_ns;
-		res->submit_wait_n += l->wait_n;
+		res->submit_wait_n += l->issued;
 		if (l->errors && !res->errors) {
 			res->first_errno = l->first_errno;
 			res->first_err_op = l->first_err_op;
