@@ -501,7 +501,7 @@ static void drop_page_cache(const struct job_spec *j, const struct target *t)
 
 	if (cache_direct(j->cache) || j->engine == ENGINE_NULL)
 		return;
-	fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	fd = target_reopen(t, O_RDONLY, NULL);
 	if (fd < 0)
 		return;
 	/* Dirty pages are not dropped: write them back first. */

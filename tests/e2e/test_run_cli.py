@@ -57,7 +57,7 @@ with tmpdir() as d:
     before = hashlib.sha256(open(user, "rb").read()).hexdigest()
     rc, out, err = run(["run", user, "--runtime", "200ms"] + Q)
     ok(rc == 0 and "IOPS" in out, "an existing file is read")
-    refused(["run", user, "--rw", "write"], 1, "--allow-write-file",
+    refused(["run", user, "--rw", "write"], 2, "--allow-write-file",
             "existing file not written without the flag")
     ok(hashlib.sha256(open(user, "rb").read()).hexdigest() == before and
        os.path.exists(user), "the user's file is untouched and kept")
