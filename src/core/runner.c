@@ -575,7 +575,7 @@ static bool stuck_notice(struct lane *lanes, unsigned int n, bool progress)
 	if (!pending)
 		return false;
 	fprintf(stderr,
-		"%siolab: waiting for %llu in-flight I/O to complete before exiting; press Ctrl-C again to remove the test file and leave without waiting\n",
+		"%siolab: waiting for %llu in-flight I/O to complete before exiting; press Ctrl-C again to leave without waiting\n",
 		progress ? "\r\033[K" : "", pending);
 	return true;
 }
