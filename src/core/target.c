@@ -169,10 +169,13 @@ static bool fill_file(struct target *t, uint64_t total, enum data_pattern pat,
 	bool ok = true, direct = true;
 	int fd;
 
-	fd = target_reopen(t, O_WRONLY | O_DIRECT, err);
+	/* No message for a refused O_DIRECT: it is not an error here. */
+	fd = target_reopen(t, O_WRONLY | O_DIRECT, NULL);
 	if (fd < 0 && errno == EINVAL) {
 		direct = false;
 		fd = target_reopen(t, O_WRONLY, err);
+	} else if (fd < 0) {
+		fd = target_reopen(t, O_WRONLY | O_DIRECT, err);
 	}
 	if (fd < 0) {
 		free(buf);
