@@ -33,6 +33,21 @@
 
 #define FILL_CHUNK (4u << 20)
 
+/* The disk behind a device number; a new disk that took over the number
+ * (hot-unplug, then another disk) has another. 0 where unknown. */
+static uint64_t disk_seq(int fd)
+{
+	uint64_t seq = 0;
+
+#ifdef BLKGETDISKSEQ
+	if (ioctl(fd, BLKGETDISKSEQ, &seq))
+		seq = 0;
+#else
+	(void)fd;
+#endif
+	return seq;
+}
+
 static const struct {
 	unsigned long magic;
 	const char *name;
@@ -481,6 +496,7 @@ static bool prepare_bdev(struct target *t, const struct target_req *r,
 		close(fd);
 		return bdev_read_only(t, err);
 	}
+	t->diskseq = disk_seq(fd);
 	if (ioctl(fd, BLKGETSIZE64, &bytes) || ioctl(fd, BLKSSZGET, &lbs)) {
 		int e = errno;
 
@@ -631,7 +647,8 @@ int target_reopen(const struct target *t, int flags, struct err *err)
 		return -1;
 	}
 	if (fstat(fd, &st) || st.st_dev != t->dev || st.st_ino != t->ino ||
-	    (t->is_bdev && st.st_rdev != t->rdev)) {
+	    (t->is_bdev && st.st_rdev != t->rdev) ||
+	    (t->is_bdev && t->diskseq && disk_seq(fd) != t->diskseq)) {
 		close(fd);
 		err_set(err, EXIT_ENV, 0,
 			"%s is no longer the file or device iolab checked; refusing to use it: make sure nothing replaces the target while iolab runs",

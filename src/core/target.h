@@ -64,6 +64,7 @@ struct target {
 	dev_t dev; /* st_dev and st_ino of what was checked */
 	ino_t ino;
 	dev_t rdev; /* the device number of a block device */
+	uint64_t diskseq; /* and its disk sequence number, 0 unknown */
 	int dir_fd; /* the directory a created file is in, else -1 */
 	char *name; /* its name there */
 	/* A written file that backs a loop device: that device, held O_EXCL
