@@ -29,8 +29,8 @@ int cleanup_add(const char *path);
  * unlinked on a hard exit only while the name still refers to the inode
  * @dev/@ino; else it is left alone and said so.
  */
-int cleanup_add_inode(int dirfd, const char *name, const char *path,
-		      dev_t dev, ino_t ino);
+int cleanup_add_inode(int dirfd, const char *name, const char *path, dev_t dev,
+		      ino_t ino);
 void cleanup_remove(int handle);
 /* Register a child process to SIGKILL on a hard exit; handle or -1. */
 int cleanup_add_pid(pid_t pid);
