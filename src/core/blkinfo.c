@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Block device facts from sysfs and procfs; see blkinfo.h. */
+#include <fcntl.h>
 #include <limits.h>
+#include <linux/loop.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "blkinfo.h"
 #include "../util/fsread.h"
@@ -274,4 +278,86 @@ bool blkinfo_in_use(const struct fsview *v, dev_t rdev, char *why, size_t len)
 	}
 	fsv_list_free(names);
 	return busy;
+}
+
+/* The kernel's 32-bit encoding of lo_device (new_encode_dev). */
+static dev_t loop_dev_decode(uint64_t x)
+{
+	return makedev((unsigned int)((x & 0xfff00) >> 8),
+		       (unsigned int)((x & 0xff) | ((x >> 12) & 0xfff00)));
+}
+
+static bool loop_backs(const char *name, dev_t d, const char *backing,
+		       dev_t dev, ino_t ino)
+{
+	struct loop_info64 info;
+	char node[96];
+	struct stat st;
+	bool match = false, known = false;
+	int fd;
+
+	snprintf(node, sizeof(node), "/dev/%s", name);
+	fd = open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+	if (fd >= 0) {
+		if (!fstat(fd, &st) && S_ISBLK(st.st_mode) && st.st_rdev == d &&
+		    !ioctl(fd, LOOP_GET_STATUS64, &info)) {
+			known = true;
+			match = loop_dev_decode(info.lo_device) == dev &&
+				(ino_t)info.lo_inode == ino;
+		}
+		close(fd);
+	}
+	if (!known && !stat(backing, &st))
+		match = st.st_dev == dev && st.st_ino == ino;
+	return match;
+}
+
+bool blkinfo_loop_backing(const struct fsview *v, dev_t dev, ino_t ino,
+			  char *loop, size_t len, dev_t *rdev)
+{
+	char path[PATH_MAX], backing[PATH_MAX], **names;
+	bool found = false;
+	int n;
+
+	if (!fsv_live(v))
+		return false;
+	n = fsv_list(v, "/sys/block", "loop", &names);
+	for (int i = 0; i < n && !found; i++) {
+		dev_t d;
+
+		snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file",
+			 names[i]);
+		if (fsv_read(v, path, backing, sizeof(backing)) <= 0 ||
+		    !blkinfo_devno(v, names[i], &d))
+			continue;
+		if (loop_backs(names[i], d, backing, dev, ino)) {
+			snprintf(loop, len, "%s", names[i]);
+			*rdev = d;
+			found = true;
+		}
+	}
+	fsv_list_free(names);
+	return found;
+}
+
+bool blkinfo_swap_file(const struct fsview *v, dev_t dev, ino_t ino)
+{
+	char *data, *line, *save = NULL, name[PATH_MAX];
+	bool found = false;
+	struct stat st;
+	int e;
+
+	if (!fsv_live(v))
+		return false;
+	data = fsv_slurp(v, "/proc/swaps", NULL, &e);
+	if (!data)
+		return false;
+	for (line = strtok_r(data, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%4095s", name) == 1 && name[0] == '/' &&
+		    !stat(name, &st) && S_ISREG(st.st_mode) &&
+		    st.st_dev == dev && st.st_ino == ino)
+			found = true;
+	free(data);
+	return found;
 }

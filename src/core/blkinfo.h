@@ -47,4 +47,15 @@ bool blkinfo_dev_name(const struct fsview *v, const char *devpath, char *name,
  */
 bool blkinfo_in_use(const struct fsview *v, dev_t rdev, char *why, size_t len);
 
+/*
+ * The loop device ("loop3", and its device number) whose backing file is
+ * the inode @dev/@ino; false if none. On the running system the loop's own
+ * record of its file (LOOP_GET_STATUS64) decides, not the name in sysfs,
+ * which may be stale.
+ */
+bool blkinfo_loop_backing(const struct fsview *v, dev_t dev, ino_t ino,
+			  char *loop, size_t len, dev_t *rdev);
+/* Whether the regular file @dev/@ino is an active swap file. */
+bool blkinfo_swap_file(const struct fsview *v, dev_t dev, ino_t ino);
+
 #endif

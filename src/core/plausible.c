@@ -44,7 +44,7 @@ static double resident_fraction(const struct target *t)
 
 	if (len > (64ull << 30))
 		return -1; /* the vector would be too large to be worth it */
-	fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	fd = target_reopen(t, O_RDONLY, NULL);
 	if (fd < 0)
 		return -1;
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);

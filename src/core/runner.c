@@ -93,6 +93,7 @@ struct lane {
 	uint64_t last_ns; /* time of the last completion */
 	char features[96];
 	uint64_t progress_ios; /* relaxed atomic, for the progress line */
+	unsigned int inflight_pub; /* relaxed atomic, for the stop notice */
 	pthread_t tid;
 } __attribute__((aligned(64)));
 
@@ -326,6 +327,8 @@ static void lane_loop(struct lane *l)
 					issuing = false;
 				}
 				inflight += n;
+				__atomic_store_n(&l->inflight_pub, inflight,
+						 __ATOMIC_RELAXED);
 			}
 		}
 		if (!inflight) {
@@ -368,6 +371,8 @@ static void lane_loop(struct lane *l)
 				free_push(l, l->done[i]);
 			}
 			inflight -= (unsigned int)r;
+			__atomic_store_n(&l->inflight_pub, inflight,
+					 __ATOMIC_RELAXED);
 			__atomic_store_n(&l->progress_ios,
 					 l->st[DIR_READ].ios +
 						 l->st[DIR_WRITE].ios,
@@ -501,7 +506,7 @@ static void drop_page_cache(const struct job_spec *j, const struct target *t)
 
 	if (cache_direct(j->cache) || j->engine == ENGINE_NULL)
 		return;
-	fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	fd = target_reopen(t, O_RDONLY, NULL);
 	if (fd < 0)
 		return;
 	/* Dirty pages are not dropped: write them back first. */
@@ -556,6 +561,25 @@ static uint32_t measured_seconds(const struct run_result *res, uint32_t cap)
 	return m < cap ? m : cap;
 }
 
+/*
+ * A second after a stop signal, I/O still in the device (a stuck or very
+ * slow one) would make iolab wait without a word: say what it waits for.
+ */
+static bool stuck_notice(struct lane *lanes, unsigned int n, bool progress)
+{
+	unsigned long long pending = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		pending += __atomic_load_n(&lanes[i].inflight_pub,
+					   __ATOMIC_RELAXED);
+	if (!pending)
+		return false;
+	fprintf(stderr,
+		"%siolab: waiting for %llu in-flight I/O to complete before exiting; press Ctrl-C again to leave without waiting\n",
+		progress ? "\r\033[K" : "", pending);
+	return true;
+}
+
 bool runner_run(const struct job_spec *j, const struct target *t,
 		const struct runner_opts *o, struct run_result *res,
 		struct err *err)
@@ -565,7 +589,8 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 	uint64_t start_ns, last_ns, last_ios = 0;
 	double last_rate = 0;
 	struct rusage ru0 = { 0 }, ru1;
-	bool ru0_taken = false, ok = true;
+	bool ru0_taken = false, ok = true, told = false;
+	uint64_t stop_ns = 0;
 	struct run_ctl ctl;
 	struct lane *lanes;
 	int cpus[1024], ncpus = 0;
@@ -657,6 +682,8 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 		uint64_t now = clock_ns(), wake = now + 250000000ull;
 		struct timespec ts;
 
+		if (stop_ns && !told && now >= stop_ns + 1000000000ull)
+			told = stuck_notice(lanes, n, o && o->progress);
 		if (!ru0_taken && now >= ctl.measure_ns) {
 			getrusage(RUSAGE_SELF, &ru0);
 			ru0_taken = true;
@@ -664,8 +691,10 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 		if (sig_pending() && !res->stop_signal) {
 			res->stop_signal = sig_pending();
 			__atomic_store_n(&ctl.stop, 1, __ATOMIC_RELAXED);
+			stop_ns = now;
 		}
-		if (o && o->progress && !ctl.abort)
+		/* No progress line over the notice. */
+		if (o && o->progress && !ctl.abort && !told)
 			progress_line(o, j, lanes, n, now, &ctl, &last_ios,
 				      &last_ns, &last_rate);
 		if (!ru0_taken && ctl.measure_ns < wake)

@@ -33,6 +33,21 @@
 
 #define FILL_CHUNK (4u << 20)
 
+/* The disk behind a device number; a new disk that took over the number
+ * (hot-unplug, then another disk) has another. 0 where unknown. */
+static uint64_t disk_seq(int fd)
+{
+	uint64_t seq = 0;
+
+#ifdef BLKGETDISKSEQ
+	if (ioctl(fd, BLKGETDISKSEQ, &seq))
+		seq = 0;
+#else
+	(void)fd;
+#endif
+	return seq;
+}
+
 static const struct {
 	unsigned long magic;
 	const char *name;
@@ -50,7 +65,7 @@ static const struct {
 	{ 0x9fa0, "proc" },	    { 0x62656572, "sysfs" },
 };
 
-static void fs_name(const char *path, dev_t dev, char *out, size_t len)
+static void fs_name(const char *path, int fd, dev_t dev, char *out, size_t len)
 {
 	struct statfs sf;
 	char line[4096];
@@ -75,7 +90,7 @@ static void fs_name(const char *path, dev_t dev, char *out, size_t len)
 		}
 		fclose(f);
 	}
-	if (statfs(path, &sf))
+	if (fd >= 0 ? fstatfs(fd, &sf) : statfs(path, &sf))
 		return;
 	for (size_t i = 0; i < sizeof(fs_magics) / sizeof(fs_magics[0]); i++)
 		if ((unsigned long)sf.f_type == fs_magics[i].magic)
@@ -88,7 +103,7 @@ void target_fs_type(const char *path, char *out, size_t len)
 
 	out[0] = 0;
 	if (!stat(path, &st))
-		fs_name(path, st.st_dev, out, len);
+		fs_name(path, -1, st.st_dev, out, len);
 }
 
 bool target_fs_in_ram(const char *path)
@@ -121,7 +136,8 @@ static void fill_env(struct target *t, const struct stat *st)
 	if (!uname(&u))
 		snprintf(e->kernel, sizeof(e->kernel), "%s", u.release);
 	if (!t->is_bdev)
-		fs_name(t->path, st->st_dev, e->fs_type, sizeof(e->fs_type));
+		fs_name(t->path, t->fd, st->st_dev, e->fs_type,
+			sizeof(e->fs_type));
 	if (blkinfo_get(&fsview_host, dev, &bi)) {
 		snprintf(e->device, sizeof(e->device), "%s", bi.disk);
 		snprintf(e->partition, sizeof(e->partition), "%s", bi.part);
@@ -144,7 +160,7 @@ static void file_dio_align(struct target *t)
 #ifdef STATX_DIOALIGN
 	struct statx sx;
 
-	if (!statx(AT_FDCWD, t->path, 0, STATX_DIOALIGN, &sx) &&
+	if (!statx(t->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) &&
 	    (sx.stx_mask & STATX_DIOALIGN) && sx.stx_dio_offset_align) {
 		t->logical_block_size = sx.stx_dio_offset_align;
 		t->dio_mem_align = sx.stx_dio_mem_align;
@@ -154,15 +170,32 @@ static void file_dio_align(struct target *t)
 #endif
 }
 
-static bool fill_file(struct target *t, int fd, uint64_t total,
-		      enum data_pattern pat, bool progress, struct err *err)
+/*
+ * Fill through the descriptor we created, never the name: O_DIRECT where the
+ * filesystem takes it (no page cache left behind), else buffered.
+ */
+static bool fill_file(struct target *t, uint64_t total, enum data_pattern pat,
+		      bool progress, struct err *err)
 {
 	void *buf = xaligned(4096, FILL_CHUNK);
 	struct prng rng;
 	uint64_t done = 0;
 	time_t last = 0;
-	bool ok = true;
+	bool ok = true, direct = true;
+	int fd;
 
+	/* No message for a refused O_DIRECT: it is not an error here. */
+	fd = target_reopen(t, O_WRONLY | O_DIRECT, NULL);
+	if (fd < 0 && errno == EINVAL) {
+		direct = false;
+		fd = target_reopen(t, O_WRONLY, err);
+	} else if (fd < 0) {
+		fd = target_reopen(t, O_WRONLY | O_DIRECT, err);
+	}
+	if (fd < 0) {
+		free(buf);
+		return false;
+	}
 	prng_seed(&rng, (uint64_t)time(NULL) ^ (uint64_t)getpid());
 	memset(buf, 0, FILL_CHUNK);
 	while (done < total) {
@@ -183,6 +216,19 @@ static bool fill_file(struct target *t, int fd, uint64_t total,
 		w = pwrite(fd, buf, n, (off_t)done);
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && errno == EINVAL && direct) {
+			/* Alignment O_DIRECT wants here is not 4096. */
+			int bfd = target_reopen(t, O_WRONLY, err);
+
+			if (bfd < 0) {
+				ok = false;
+				break;
+			}
+			close(fd);
+			fd = bfd;
+			direct = false;
+			continue;
+		}
 		if (w <= 0) {
 			int e = w < 0 ? errno : EIO;
 
@@ -209,17 +255,28 @@ static bool fill_file(struct target *t, int fd, uint64_t total,
 	if (ok && fdatasync(fd))
 		ok = err_set(err, EXIT_IO, errno, "cannot sync %s: %s", t->path,
 			     strerror(errno));
+	if (ok)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
 	free(buf);
 	return ok;
 }
 
+/*
+ * Create the test file in a directory we hold open, O_EXCL and O_NOFOLLOW,
+ * and keep its descriptor: whatever happens to the name later, we write
+ * only this inode. Its size is rounded up to 4 KiB so that the O_DIRECT
+ * fill (and O_DIRECT jobs) can reach its end; the region stays as asked.
+ */
 static bool create_file(struct target *t, const struct target_req *r,
 			struct err *err)
 {
 	uint64_t len = r->size ? r->size : r->create_size;
-	uint64_t total = r->offset + len;
+	uint64_t total = (r->offset + len + 4095) & ~4095ull;
 	char dir[PATH_MAX], a[32], b[32], *slash;
+	const char *base;
 	struct statvfs vfs;
+	struct stat st;
 	int fd;
 
 	if (!len)
@@ -229,23 +286,15 @@ static bool create_file(struct target *t, const struct target_req *r,
 			r->path);
 	snprintf(dir, sizeof(dir), "%s", r->path);
 	slash = strrchr(dir, '/');
+	base = slash ? r->path + (slash - dir) + 1 : r->path;
 	if (!slash)
 		strcpy(dir, ".");
 	else if (slash == dir)
 		dir[1] = '\0';
 	else
 		*slash = '\0';
-	/* ramfs and some FUSE filesystems report no capacity at all. */
-	if (!statvfs(dir, &vfs) && vfs.f_blocks &&
-	    (uint64_t)vfs.f_bavail * vfs.f_frsize < total + (64u << 20))
-		return err_set(
-			err, EXIT_ENV, ENOSPC,
-			"not enough free space in %s for a %s test file (%s free); use a smaller --size or another directory",
-			dir, fmt_size(total, a, sizeof(a)),
-			fmt_size((uint64_t)vfs.f_bavail * vfs.f_frsize, b,
-				 sizeof(b)));
-	fd = open(r->path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
-	if (fd < 0)
+	t->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->dir_fd < 0)
 		return err_set(
 			err, errno == ENOENT ? EXIT_USAGE : EXIT_ENV, errno,
 			"cannot create test file %s: %s; %s", r->path,
@@ -253,27 +302,91 @@ static bool create_file(struct target *t, const struct target_req *r,
 			errno == ENOENT ?
 				"its directory does not exist: give a path in one that does" :
 				"give a path in a directory you can write to");
+	/* ramfs and some FUSE filesystems report no capacity at all. */
+	if (!fstatvfs(t->dir_fd, &vfs) && vfs.f_blocks &&
+	    (uint64_t)vfs.f_bavail * vfs.f_frsize < total + (64u << 20))
+		return err_set(
+			err, EXIT_ENV, ENOSPC,
+			"not enough free space in %s for a %s test file (%s free); use a smaller --size or another directory",
+			dir, fmt_size(total, a, sizeof(a)),
+			fmt_size((uint64_t)vfs.f_bavail * vfs.f_frsize, b,
+				 sizeof(b)));
+	fd = openat(t->dir_fd, base,
+		    O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return err_set(
+			err, EXIT_ENV, errno,
+			"cannot create test file %s: %s; give a path in a directory you can write to",
+			r->path, strerror(errno));
+	if (fstat(fd, &st)) {
+		int e = errno;
+
+		close(fd);
+		unlinkat(t->dir_fd, base, 0);
+		return err_set(err, EXIT_ENV, e, "cannot stat %s: %s", r->path,
+			       strerror(e));
+	}
+	t->fd = fd;
+	t->dev = st.st_dev;
+	t->ino = st.st_ino;
+	t->name = xstrdup(base);
 	t->created = true;
-	t->cleanup_handle = cleanup_add(r->path);
+	t->cleanup_handle =
+		cleanup_add_inode(t->dir_fd, base, r->path, t->dev, t->ino);
 	t->size = total;
 	t->region_off = r->offset;
 	t->region_len = len;
 	t->writable = true;
-	close(fd);
+	return fill_file(t, total, r->fill, r->progress, err);
+}
 
-	/* Write through O_DIRECT where we can: no page cache left behind. */
-	fd = open(r->path, O_WRONLY | O_DIRECT | O_CLOEXEC);
-	if (fd < 0)
-		fd = open(r->path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return err_set(err, EXIT_ENV, errno, "cannot open %s: %s",
-			       r->path, strerror(errno));
-	if (!fill_file(t, fd, total, r->fill, r->progress, err)) {
-		close(fd);
-		return false;
+/*
+ * A file that backs a loop device is that device for the in-use checks:
+ * writing it under a mounted filesystem corrupts that filesystem. An
+ * active swap file is never written either.
+ */
+static bool file_free(const struct target *t, struct err *err)
+{
+	char loop[64], why[384];
+	dev_t rdev;
+
+	if (blkinfo_swap_file(&fsview_host, t->dev, t->ino))
+		return err_set(
+			err, EXIT_ENV, ETXTBSY,
+			"refusing to write to %s: it is an active swap file; swapoff it first",
+			t->path);
+	if (blkinfo_loop_backing(&fsview_host, t->dev, t->ino, loop,
+				 sizeof(loop), &rdev) &&
+	    blkinfo_in_use(&fsview_host, rdev, why, sizeof(why)))
+		return err_set(
+			err, EXIT_ENV, EBUSY,
+			"refusing to write to %s: it is the backing file of /dev/%s, and %s",
+			t->path, loop, why);
+	return true;
+}
+
+/* While we write a loop device's backing file, hold the loop device O_EXCL:
+ * nothing can mount it meanwhile. */
+static bool hold_loop(struct target *t, struct err *err)
+{
+	char loop[64], node[96];
+	struct stat st;
+	dev_t rdev;
+
+	if (!blkinfo_loop_backing(&fsview_host, t->dev, t->ino, loop,
+				  sizeof(loop), &rdev))
+		return true;
+	snprintf(node, sizeof(node), "/dev/%s", loop);
+	t->loop_fd = open(node, O_RDONLY | O_EXCL | O_NOFOLLOW | O_CLOEXEC);
+	if (t->loop_fd < 0 && errno == EBUSY)
+		return err_set(
+			err, EXIT_ENV, EBUSY,
+			"refusing to write to %s: it is the backing file of /dev/%s, which is in use (mounted or held open exclusively); unmount or detach it first",
+			t->path, loop);
+	if (t->loop_fd >= 0 && (fstat(t->loop_fd, &st) || st.st_rdev != rdev)) {
+		close(t->loop_fd);
+		t->loop_fd = -1;
 	}
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	close(fd);
 	return true;
 }
 
@@ -287,9 +400,11 @@ static bool prepare_file(struct target *t, const struct target_req *r,
 	t->writable = r->allow_write_file;
 	if (r->need_write && !r->allow_write_file)
 		return err_set(
-			err, EXIT_USAGE, 0,
+			err, EXIT_ENV, 0,
 			"%s exists and iolab did not create it: refusing to write to it; pass --allow-write-file to let iolab overwrite its contents, or name a new file",
 			r->path);
+	if (r->need_write && (!file_free(t, err) || !hold_loop(t, err)))
+		return false;
 	if (!t->size)
 		return err_set(
 			err, EXIT_USAGE, 0,
@@ -322,21 +437,29 @@ static bool prepare_file(struct target *t, const struct target_req *r,
 }
 
 /*
- * Open a block device; for writing, exclusively. udev probes a device for a
- * moment after a writer closes it, so a brief EBUSY is retried.
+ * Open the checked block device again; for writing, exclusively. udev
+ * probes a device for a moment after a writer closes it, so a brief EBUSY
+ * is retried.
  */
-static int open_bdev(const char *path, bool write)
+static int open_bdev(const struct target *t, bool write, struct err *err)
 {
 	int fd = -1;
 
 	for (int i = 0; i < 30; i++) {
-		fd = open(path,
-			  (write ? O_RDWR | O_EXCL : O_RDONLY) | O_CLOEXEC);
+		fd = target_reopen(t, write ? O_RDWR | O_EXCL : O_RDONLY, err);
 		if (fd >= 0 || errno != EBUSY || !write)
 			break;
 		usleep(100000);
 	}
 	return fd;
+}
+
+static bool bdev_read_only(const struct target *t, struct err *err)
+{
+	return err_set(
+		err, EXIT_ENV, EROFS,
+		"refusing to write to %s: it is read-only (BLKROGET); make it writable (blockdev --setrw) or measure reads only",
+		t->path);
 }
 
 static bool prepare_bdev(struct target *t, const struct target_req *r,
@@ -345,28 +468,35 @@ static bool prepare_bdev(struct target *t, const struct target_req *r,
 	char why[384], a[32], b[32];
 	unsigned int lbs = 0;
 	uint64_t bytes = 0;
-	int fd;
+	int fd, ro = 0;
 
 	t->is_bdev = true;
+	t->rdev = st->st_rdev;
 	if (r->need_write && !r->allow_write_device)
 		return err_set(
-			err, EXIT_USAGE, 0,
+			err, EXIT_ENV, 0,
 			"%s is a block device: refusing to write to it, as that destroys its data; pass --allow-write-device if that is what you want",
 			r->path);
 	if (r->need_write &&
 	    blkinfo_in_use(&fsview_host, st->st_rdev, why, sizeof(why)))
 		return err_set(err, EXIT_ENV, EBUSY,
 			       "refusing to write to %s: %s", r->path, why);
-	fd = open_bdev(r->path, r->need_write);
+	fd = open_bdev(t, r->need_write, err);
 	if (fd < 0) {
 		if (errno == EBUSY)
 			return err_set(
 				err, EXIT_ENV, EBUSY,
 				"refusing to write to %s: it is in use (held open exclusively by the kernel or another program)",
 				r->path);
-		return err_set(err, EXIT_ENV, errno, "cannot open %s: %s",
-			       r->path, strerror(errno));
+		if (r->need_write && (errno == EROFS || errno == EACCES))
+			return bdev_read_only(t, err);
+		return false;
 	}
+	if (r->need_write && !ioctl(fd, BLKROGET, &ro) && ro) {
+		close(fd);
+		return bdev_read_only(t, err);
+	}
+	t->diskseq = disk_seq(fd);
 	if (ioctl(fd, BLKGETSIZE64, &bytes) || ioctl(fd, BLKSSZGET, &lbs)) {
 		int e = errno;
 
@@ -374,10 +504,13 @@ static bool prepare_bdev(struct target *t, const struct target_req *r,
 		return err_set(err, EXIT_ENV, e, "cannot size %s: %s", r->path,
 			       strerror(e));
 	}
-	if (r->need_write)
-		t->excl_fd = fd; /* held until target_release() */
-	else
+	if (r->need_write) {
+		/* Held until target_release(); every job reopens through it. */
+		close(t->fd);
+		t->fd = fd;
+	} else {
 		close(fd);
+	}
 	t->size = bytes;
 	t->logical_block_size = lbs;
 	t->writable = r->need_write;
@@ -400,6 +533,49 @@ static bool prepare_bdev(struct target *t, const struct target_req *r,
 	return true;
 }
 
+/*
+ * Hold what @path names, without following a final symlink for a file to
+ * be written: the name may sit in a directory others can write to. Links
+ * to block devices (/dev/disk/by-id/...) are followed; the device is then
+ * checked through the descriptor.
+ */
+static int hold_path(const struct target_req *r, struct stat *st,
+		     struct err *err)
+{
+	int fd = open(r->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st)) {
+		close(fd);
+		return -1;
+	}
+	if (!S_ISLNK(st->st_mode))
+		return fd;
+	close(fd);
+	fd = open(r->path, O_PATH | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, st)) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		err_set(err, EXIT_ENV, e,
+			"%s is a symbolic link that cannot be followed: %s; name the file or device itself",
+			r->path, strerror(e));
+		errno = 0;
+		return -1;
+	}
+	if (S_ISREG(st->st_mode) && r->need_write) {
+		close(fd);
+		err_set(err, EXIT_ENV, 0,
+			"%s is a symbolic link: refusing to write to a file through a link, which can be replaced; name the file itself (realpath %s)",
+			r->path, r->path);
+		errno = 0;
+		return -1;
+	}
+	return fd;
+}
+
 bool target_prepare(struct target *t, const struct target_req *r,
 		    struct warnings *w, struct err *err)
 {
@@ -408,23 +584,32 @@ bool target_prepare(struct target *t, const struct target_req *r,
 
 	memset(t, 0, sizeof(*t));
 	t->cleanup_handle = -1;
-	t->excl_fd = -1;
+	t->fd = -1;
+	t->dir_fd = -1;
+	t->loop_fd = -1;
 	t->keep = r->keep;
 	if (!r->path || !*r->path)
 		return err_set(err, EXIT_USAGE, 0, "no target given");
 	t->path = xstrdup(r->path);
-	if (stat(r->path, &st)) {
+	t->fd = hold_path(r, &st, err);
+	if (t->fd < 0) {
+		if (!errno)
+			return false;
 		if (errno != ENOENT)
 			return err_set(err, EXIT_ENV, errno,
 				       "cannot access %s: %s", r->path,
 				       strerror(errno));
 		ok = create_file(t, r, err);
-		if (ok && stat(r->path, &st))
-			ok = err_set(err, EXIT_ENV, errno, "%s vanished",
-				     r->path);
+		if (ok && fstat(t->fd, &st))
+			ok = err_set(err, EXIT_ENV, errno, "cannot stat %s: %s",
+				     r->path, strerror(errno));
 	} else if (S_ISREG(st.st_mode)) {
+		t->dev = st.st_dev;
+		t->ino = st.st_ino;
 		ok = prepare_file(t, r, &st, w, err);
 	} else if (S_ISBLK(st.st_mode)) {
+		t->dev = st.st_dev;
+		t->ino = st.st_ino;
 		ok = prepare_bdev(t, r, &st, err);
 	} else {
 		ok = err_set(err, EXIT_USAGE, 0,
@@ -441,6 +626,52 @@ bool target_prepare(struct target *t, const struct target_req *r,
 	return true;
 }
 
+int target_reopen(const struct target *t, int flags, struct err *err)
+{
+	char proc[64];
+	struct stat st;
+	int fd, e;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", t->fd);
+	fd = t->fd >= 0 ? open(proc, flags | O_CLOEXEC) : -1;
+	if (fd < 0) {
+		e = t->fd >= 0 ? errno : EBADF;
+		if (e == ENOENT && access("/proc/self/fd", F_OK))
+			err_set(err, EXIT_ENV, e,
+				"cannot reopen %s through /proc/self/fd: /proc is not mounted; mount it (mount -t proc proc /proc)",
+				t->path);
+		else
+			err_set(err, EXIT_ENV, e, "cannot open %s: %s", t->path,
+				strerror(e));
+		errno = e;
+		return -1;
+	}
+	if (fstat(fd, &st) || st.st_dev != t->dev || st.st_ino != t->ino ||
+	    (t->is_bdev && st.st_rdev != t->rdev) ||
+	    (t->is_bdev && t->diskseq && disk_seq(fd) != t->diskseq)) {
+		close(fd);
+		err_set(err, EXIT_ENV, 0,
+			"%s is no longer the file or device iolab checked; refusing to use it: make sure nothing replaces the target while iolab runs",
+			t->path);
+		errno = 0;
+		return -1;
+	}
+	return fd;
+}
+
+/* Checked again before every write: the world may have changed. */
+static bool still_free(const struct target *t, struct err *err)
+{
+	char why[384];
+
+	if (!t->is_bdev)
+		return file_free(t, err);
+	if (blkinfo_in_use(&fsview_host, t->rdev, why, sizeof(why)))
+		return err_set(err, EXIT_ENV, EBUSY,
+			       "refusing to write to %s: %s", t->path, why);
+	return true;
+}
+
 int target_open(const struct target *t, enum cache_mode cache, bool write,
 		struct err *err)
 {
@@ -448,16 +679,19 @@ int target_open(const struct target *t, enum cache_mode cache, bool write,
 	int fd;
 
 	if (write && !t->writable) {
-		err_set(err, EXIT_USAGE, 0, "%s is not writable by this run",
+		err_set(err, EXIT_ENV, 0,
+			"refusing to write to %s: this run may only read it",
 			t->path);
 		return -1;
 	}
+	if (write && !still_free(t, err))
+		return -1;
 	if (cache_direct(cache))
 		flags |= O_DIRECT;
 	if (write && cache_dsync(cache))
 		flags |= O_DSYNC;
-	fd = open(t->path, flags);
-	if (fd >= 0)
+	fd = target_reopen(t, flags, err);
+	if (fd >= 0 || !errno)
 		return fd;
 	if (errno == EINVAL && cache_direct(cache))
 		err_set(err, EXIT_ENV, EINVAL,
@@ -469,9 +703,12 @@ int target_open(const struct target *t, enum cache_mode cache, bool write,
 		err_set(err, EXIT_ENV, EBUSY,
 			"%s is in use by the kernel or another program",
 			t->path);
-	else
-		err_set(err, EXIT_ENV, errno, "cannot open %s: %s", t->path,
-			strerror(errno));
+	else if (errno == ETXTBSY && write)
+		err_set(err, EXIT_ENV, ETXTBSY,
+			"refusing to write to %s: it is in use as swap or by a running program",
+			t->path);
+	else if ((errno == EROFS || errno == EACCES) && write && t->is_bdev)
+		bdev_read_only(t, err);
 	return -1;
 }
 
@@ -488,8 +725,10 @@ bool target_check_job(const struct target *t, const struct job_spec *j,
 			fmt_size(t->region_len, sz, sizeof(sz)),
 			fmt_size(j->bs, bs, sizeof(bs)));
 	if (rw_writes(j) && !t->writable)
-		return err_set(err, EXIT_USAGE, 0,
-			       "%s is read-only for this run", t->path);
+		return err_set(
+			err, EXIT_ENV, 0,
+			"refusing to write to %s: this run may only read it",
+			t->path);
 	if (!cache_direct(j->cache) || j->engine == ENGINE_NULL)
 		return true;
 	if (j->bs % a)
@@ -507,15 +746,44 @@ bool target_check_job(const struct target *t, const struct job_spec *j,
 	return true;
 }
 
+/* Remove the file we created, but only while its name is still ours. */
+static void remove_created(struct target *t)
+{
+	struct stat st;
+
+	if (fstatat(t->dir_fd, t->name, &st, AT_SYMLINK_NOFOLLOW)) {
+		if (errno != ENOENT)
+			fprintf(stderr,
+				"iolab: cannot check test file %s: %s; it is left behind, remove it by hand\n",
+				t->path, strerror(errno));
+	} else if (st.st_dev != t->dev || st.st_ino != t->ino) {
+		fprintf(stderr,
+			"iolab: %s is no longer the test file iolab created (it was replaced); left it alone\n",
+			t->path);
+	} else if (unlinkat(t->dir_fd, t->name, 0)) {
+		fprintf(stderr,
+			"iolab: cannot remove test file %s: %s; it is left behind, remove it by hand\n",
+			t->path, strerror(errno));
+	}
+}
+
 void target_release(struct target *t)
 {
-	if (t->created && !t->keep && t->path)
-		unlink(t->path);
+	if (!t->path)
+		return; /* never prepared */
+	if (t->created && !t->keep && t->name && t->dir_fd >= 0)
+		remove_created(t);
 	cleanup_remove(t->cleanup_handle);
 	t->cleanup_handle = -1;
-	if (t->excl_fd >= 0)
-		close(t->excl_fd);
-	t->excl_fd = -1;
+	if (t->fd >= 0)
+		close(t->fd);
+	if (t->dir_fd >= 0)
+		close(t->dir_fd);
+	if (t->loop_fd >= 0)
+		close(t->loop_fd);
+	t->fd = t->dir_fd = t->loop_fd = -1;
+	free(t->name);
+	t->name = NULL;
 	free(t->path);
 	t->path = NULL;
 }

@@ -53,9 +53,23 @@ struct target {
 	unsigned int dio_mem_align;
 	bool sparse; /* an existing file with holes */
 	int cleanup_handle;
-	/* A written block device is held O_EXCL (so nothing mounts it while
-	 * we write) until target_release(); else -1. */
-	int excl_fd;
+	/*
+	 * The descriptor of what was checked, held until target_release():
+	 * every later open goes through it (/proc/self/fd), never through
+	 * the name, which someone may have replaced. A written block device
+	 * is held O_EXCL (so nothing mounts it while we write); a file we
+	 * created, read-write; else O_PATH.
+	 */
+	int fd;
+	dev_t dev; /* st_dev and st_ino of what was checked */
+	ino_t ino;
+	dev_t rdev; /* the device number of a block device */
+	uint64_t diskseq; /* and its disk sequence number, 0 unknown */
+	int dir_fd; /* the directory a created file is in, else -1 */
+	char *name; /* its name there */
+	/* A written file that backs a loop device: that device, held O_EXCL
+	 * so that nothing mounts it while we write; else -1. */
+	int loop_fd;
 	struct target_env env;
 };
 
@@ -68,10 +82,17 @@ bool target_prepare(struct target *t, const struct target_req *req,
 		    struct warnings *w, struct err *err);
 /*
  * Open for a job: O_DIRECT and O_DSYNC as the cache mode says, read-write
- * only if @write. Returns the fd or -1 with @err set.
+ * only if @write. Through the held descriptor; a write re-runs the in-use
+ * checks. Returns the fd or -1 with @err set.
  */
 int target_open(const struct target *t, enum cache_mode cache, bool write,
 		struct err *err);
+/*
+ * Open the checked file or device again with @flags (O_CLOEXEC added),
+ * through the held descriptor, and verify it is the same inode. Returns the
+ * fd or -1 with @err set (may be NULL).
+ */
+int target_reopen(const struct target *t, int flags, struct err *err);
 /* Check block size and region against O_DIRECT alignment. */
 bool target_check_job(const struct target *t, const struct job_spec *j,
 		      struct err *err);

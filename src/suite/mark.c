@@ -111,7 +111,8 @@ static void take_warnings(struct mark_result *mr, struct mark_cell *c,
  */
 static void settle(const struct target *t)
 {
-	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	/* Through the checked descriptor: the name may have been replaced. */
+	int fd = target_reopen(t, O_RDONLY, NULL);
 
 	if (fd < 0)
 		return;

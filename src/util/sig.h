@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Ctrl-C and friends. The first SIGINT/SIGTERM/SIGHUP only asks the run to
- * stop (partial results are printed and files cleaned up on the normal
- * path); a second one removes the registered temporary files at once and
- * exits. Temporary files are registered here so that both paths, and an
+ * Ctrl-C and friends. The first signal whose default action would end the
+ * process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2, SIGALRM, ...) only
+ * asks the run to stop (partial results are printed and files cleaned up on
+ * the normal path); a second one removes the registered temporary files at
+ * once and exits. Temporary files are registered here so that both paths, and an
  * out-of-memory exit, remove them. Child processes (the lab's QEMUs) are
  * registered too, so that a hard exit kills them before removing files.
  */
@@ -22,6 +23,14 @@ int sig_exit_code(int signo);
 
 /* Register a path to unlink on a hard exit; returns a handle or -1. */
 int cleanup_add(const char *path);
+/*
+ * Register a file we created: @name relative to the directory @dirfd (kept
+ * open by the caller until cleanup_remove()), @path for messages. It is
+ * unlinked on a hard exit only while the name still refers to the inode
+ * @dev/@ino; else it is left alone and said so.
+ */
+int cleanup_add_inode(int dirfd, const char *name, const char *path, dev_t dev,
+		      ino_t ino);
 void cleanup_remove(int handle);
 /* Register a child process to SIGKILL on a hard exit; handle or -1. */
 int cleanup_add_pid(pid_t pid);

@@ -196,7 +196,7 @@ with tmpdir() as d:
     with open(user, "wb") as f:
         f.write(os.urandom(4 << 20))
     rc, out, err = run(["mark", user, "--no-progress"])
-    ok(rc == 1 and "--allow-write-file" in err and os.path.exists(user),
+    ok(rc == 2 and "--allow-write-file" in err and os.path.exists(user),
        "an existing file is not written without --allow-write-file")
     rc, out, err = run(["mark", user, "--only", "read", "--tests",
                         "RND4K-Q1T1", "--runs", "1", "--time", "100ms",

@@ -48,6 +48,13 @@ with tmpdir() as d:
     refused(["run", f, "--size", "100T"], 2, "not enough free space",
             "a test file larger than the disk")
     refused(["bogus"], 1, "unknown command", "unknown command")
+    # A documented unit that is not a multiple of 4096: the O_DIRECT fill
+    # works (the file is rounded up to 4 KiB), the region is as given.
+    rc, out, err = run(["run", f, "--size", "1MB", "--runtime", "200ms",
+                        "--json"] + Q)
+    ok(rc == 0 and not os.path.exists(f),
+       "--size 1MB creates, runs and removes the file (exit %d): %s" %
+       (rc, err.strip()))
     ok(not os.path.exists(f), "no file left behind by refusals")
 
     # An existing file is read, never written, unless allowed.
@@ -57,7 +64,7 @@ with tmpdir() as d:
     before = hashlib.sha256(open(user, "rb").read()).hexdigest()
     rc, out, err = run(["run", user, "--runtime", "200ms"] + Q)
     ok(rc == 0 and "IOPS" in out, "an existing file is read")
-    refused(["run", user, "--rw", "write"], 1, "--allow-write-file",
+    refused(["run", user, "--rw", "write"], 2, "--allow-write-file",
             "existing file not written without the flag")
     ok(hashlib.sha256(open(user, "rb").read()).hexdigest() == before and
        os.path.exists(user), "the user's file is untouched and kept")

@@ -48,6 +48,25 @@ with tmpdir() as d:
             ok(False, "%s: JSON printed after the signal" % sig.name)
         ok(not os.path.exists(f), "%s: test file removed" % sig.name)
 
+    # Every other signal whose default action ends the process: the run
+    # stops with partial results and the test file is removed.
+    others = ["SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM",
+              "SIGVTALRM", "SIGPROF", "SIGXCPU", "SIGXFSZ", "SIGIO",
+              "SIGPWR", "SIGSTKFLT"]
+    for name in others:
+        sig = getattr(signal, name, None)
+        if sig is None:
+            continue
+        p = start(["run", f, "--size", "8M", "--runtime", "60s", "--json",
+                   "--no-progress"], d)
+        wait_for_file(f)
+        time.sleep(1.0)
+        p.send_signal(sig)
+        out, err = p.communicate(timeout=30)
+        ok(p.returncode == 128 + sig and not os.path.exists(f),
+           "%s: exit %d (got %d), test file removed" %
+           (name, 128 + sig, p.returncode))
+
     # Text output says PARTIAL.
     p = start(["run", f, "--size", "8M", "--runtime", "60s",
                "--no-progress"], d)

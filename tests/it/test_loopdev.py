@@ -22,7 +22,7 @@ with loopdev(64) as dev:
         ok(doc["jobs"][0]["read"]["ios"] > 0, "device read")
 
     rc, out, err = run(["run", dev, "--rw", "randwrite"] + common)
-    ok(rc == 1 and "--allow-write-device" in err,
+    ok(rc == 2 and "--allow-write-device" in err,
        "write refused without the flag (exit %d): %s" % (rc, err.strip()))
 
     doc = run_json(["run", dev, "--rw", "randwrite", "--allow-write-device",
