@@ -281,12 +281,19 @@ with tmpdir() as d:
                 "knee_lat_mean_ms", "qd1_lat_mean_ms", "budget_cut_short",
                 "partial"], "calibrate: the header")
     phases = [r["phase"] for r in rows]
+    # A 3 s budget on a shared disk may end a phase early: the document
+    # says so (budget_cut_short, partial), and then a later phase may be
+    # missing. The checks follow what the run reports, not the clock.
+    cut = bool(rows) and "true" in (rows[0].get("budget_cut_short"),
+                                    rows[0].get("partial"))
     ok(phases == sorted(phases, key=["small", "large", "single"].index) and
-       set(phases) == {"small", "large", "single"},
+       (set(phases) == {"small", "large", "single"} or
+        (cut and set(phases) <= {"small", "large", "single"})),
        "calibrate: small, large, single lines in order (%d, %d, %d)" % (
            phases.count("small"), phases.count("large"),
            phases.count("single")))
-    ok(phases.count("single") == 1, "calibrate: one lone-reader line")
+    ok(phases.count("single") == 1 or (cut and not phases.count("single")),
+       "calibrate: one lone-reader line")
     heads = {tuple(r[c] for c in head[15:]) for r in rows}
     ok(len(heads) == 1, "calibrate: the same figures on every line")
     for ph, bs in (("small", 8192), ("large", 1 << 20), ("single", 1 << 20)):
@@ -311,9 +318,12 @@ with tmpdir() as d:
            "calibrate: cap not met, max_iops empty (not 0)")
     lb = [r for r in rows if r["phase"] == "large" and r["best"] == "true"]
     sg = [r for r in rows if r["phase"] == "single"]
-    ok(lb and near(num(r0["max_mbps"]), num(lb[0]["mbps"]), 0.001, 0.051) and
-       sg and near(num(r0["max_pmbps"]), num(sg[0]["mbps"]), 0.001, 0.051),
-       "calibrate: max_mbps and max_pmbps are their phases' best")
+    ok((lb and near(num(r0["max_mbps"]), num(lb[0]["mbps"]), 0.001, 0.051)
+        or (cut and not lb and r0.get("max_mbps") == "")) and
+       (sg and near(num(r0["max_pmbps"]), num(sg[0]["mbps"]), 0.001, 0.051)
+        or (cut and not sg and r0.get("max_pmbps") == "")),
+       "calibrate: max_mbps and max_pmbps are their phases' best "
+       "(empty where the budget cut the phase)")
     doc = run_json(cargs)
     if doc and rows:
         o = doc["options"]
