@@ -161,7 +161,10 @@ int cmd_run(int argc, char **argv)
 			"--json and --csv exclude each other; choose one");
 		goto out;
 	}
-	if (!job_validate(&o.j, &err))
+	/* Before the report file or the test file exists. */
+	if (!job_validate(&o.j, &err) ||
+	    !job_check_memory(&o.j, "use a smaller --qd, --threads or --bs",
+			      &err))
 		goto out;
 
 	req.path = st.npositional ? st.positional[0] : CLI_DEFAULT_TARGET;

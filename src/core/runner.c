@@ -109,16 +109,24 @@ static bool lane_setup(struct lane *l)
 		if (l->fd < 0)
 			return false;
 	}
+	/* An engine that never touches the data gets no buffers: its
+	 * slots keep buf NULL and lane_prep stamps nothing. */
+	if (l->ops->no_buffers)
+		stride = 0;
 	l->bufs_len = stride * l->depth;
-	l->bufs = mmap(NULL, l->bufs_len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (l->bufs == MAP_FAILED) {
-		l->bufs = NULL;
-		return err_set(&l->err, EXIT_ENV, errno,
-			       "cannot allocate %llu bytes of I/O buffers",
-			       (unsigned long long)l->bufs_len);
+	if (l->bufs_len) {
+		l->bufs = mmap(NULL, l->bufs_len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1,
+			       0);
+		if (l->bufs == MAP_FAILED) {
+			l->bufs = NULL;
+			return err_set(
+				&l->err, EXIT_ENV, errno,
+				"cannot allocate %llu bytes of I/O buffers; use a smaller --qd, --threads or --bs",
+				(unsigned long long)l->bufs_len);
+		}
 	}
-	if (j->pattern == PATTERN_RANDOM) {
+	if (l->bufs && j->pattern == PATTERN_RANDOM) {
 		struct prng r;
 
 		prng_seed(&r, j->seed ^ (0xb0ffull << 32) ^ l->id);
@@ -128,7 +136,7 @@ static bool lane_setup(struct lane *l)
 	l->free = xcalloc(l->depth, sizeof(*l->free));
 	l->done = xcalloc(l->depth, sizeof(*l->done));
 	for (unsigned int i = 0; i < l->depth; i++) {
-		l->slots[i].buf = (char *)l->bufs + i * stride;
+		l->slots[i].buf = l->bufs ? (char *)l->bufs + i * stride : NULL;
 		l->slots[i].len = (uint32_t)j->bs;
 		l->slots[i].idx = (uint16_t)i;
 		l->free[i] = &l->slots[i];
@@ -235,7 +243,7 @@ static inline void lane_prep(struct lane *l, struct io_slot *s)
 	}
 	s->op = IO_WRITE;
 	l->writes_since_flush++;
-	if (j->pattern == PATTERN_RANDOM) {
+	if (j->pattern == PATTERN_RANDOM && s->buf) {
 		/* New content per write: a stamp in every 4 KiB. */
 		for (uint32_t o = 0; o < s->len; o += 4096)
 			*(uint64_t *)((char *)s->buf + o) = ++l->stamp;
@@ -377,6 +385,29 @@ static void lane_loop(struct lane *l)
 	l->issued = issued;
 }
 
+/*
+ * Pin the lane to its CPU. A failure (the CPU went offline, or a cpuset
+ * took it away since the list was checked) stops the run: figures from an
+ * unpinned lane would not be what --cpus asked for.
+ */
+static bool lane_pin(struct lane *l)
+{
+	cpu_set_t set;
+	int rc;
+
+	if (l->cpu < 0)
+		return true;
+	CPU_ZERO(&set);
+	CPU_SET((size_t)l->cpu, &set);
+	rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (rc)
+		return err_set(
+			&l->err, EXIT_ENV, rc,
+			"cannot pin I/O thread %u to CPU %d (--cpus %s); choose CPUs this process may run on (see taskset -p $$)",
+			l->id + 1, l->cpu, l->j->cpus);
+	return true;
+}
+
 static void *lane_main(void *arg)
 {
 	struct lane *l = arg;
@@ -385,16 +416,9 @@ static void *lane_main(void *arg)
 	/* Signals are the main thread's business. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	if (l->cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(l->cpu, &set);
-		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	}
 	/* Engines are set up by the thread that uses them (io_uring's
 	 * single-issuer rings require it). */
-	if (!lane_setup(l)) {
+	if (!lane_pin(l) || !lane_setup(l)) {
 		l->rc = -1;
 		__atomic_store_n(&l->ctl->abort, 1, __ATOMIC_RELAXED);
 	}
@@ -410,35 +434,6 @@ static void *lane_main(void *arg)
 	pthread_cond_signal(&l->ctl->done_cond);
 	pthread_mutex_unlock(&l->ctl->lock);
 	return NULL;
-}
-
-/* "0-3,6" -> CPUs; returns count or -1. */
-static int parse_cpus(const char *s, int *cpus, int max)
-{
-	int n = 0;
-
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b;
-
-		if (end == s || a < 0)
-			return -1;
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a)
-				return -1;
-		}
-		for (long c = a; c <= b && n < max; c++)
-			cpus[n++] = (int)c;
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return n;
 }
 
 static double tv_s(struct timeval tv)
@@ -568,7 +563,7 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 	bool ru0_taken = false, ok = true;
 	struct run_ctl ctl;
 	struct lane *lanes;
-	int cpus[1024], ncpus = 0;
+	int cpus[PARSE_MAX_CPU], ncpus = 0;
 	uint32_t nts;
 
 	clock_setup(-1);
@@ -584,14 +579,13 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 		return false;
 	if (!target_check_job(t, j, err))
 		return false;
-	if (j->cpus) {
-		ncpus = parse_cpus(j->cpus, cpus, 1024);
-		if (ncpus <= 0)
-			return err_set(
-				err, EXIT_USAGE, 0,
-				"--cpus '%s' is not a CPU list like 0-3,6",
-				j->cpus);
-	}
+	ncpus = job_cpus(j, cpus, PARSE_MAX_CPU, err);
+	if (ncpus < 0)
+		return false;
+	/* The last guard for a caller that did not check: buffers that do
+	 * not fit are refused, not left to the OOM killer. */
+	if (!job_check_memory(j, "use a smaller --qd, --threads or --bs", err))
+		return false;
 	drop_page_cache(j, t);
 
 	nts = j->runtime_ns ? (uint32_t)(j->runtime_ns / 1000000000ull) + 2 :

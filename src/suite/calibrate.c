@@ -343,6 +343,27 @@ static unsigned int engine_limit(enum engine_kind e)
 	return 4096;
 }
 
+unsigned int calibrate_small_load_bound(unsigned int disks,
+					enum engine_kind engine)
+{
+	unsigned int load =
+		(disks ? disks : CAL_MAX_DISKS_DEFAULT) * CAL_SMALL_PER_DISK;
+
+	return load < engine_limit(engine) ? load : engine_limit(engine);
+}
+
+uint64_t calibrate_buffer_bound(unsigned int disks, enum engine_kind engine,
+				uint64_t bs)
+{
+	uint64_t small, large = (uint64_t)CAL_LARGE_MAX_LOAD * CAL_LARGE_BS;
+
+	if (!engine_uses_buffers(engine))
+		return 0;
+	small = calibrate_small_load_bound(disks, engine) *
+		((bs + 4095) & ~4095ull);
+	return small > large ? small : large;
+}
+
 static void figures(struct cal_result *r, const struct cal_opts *o,
 		    const struct target *t)
 {

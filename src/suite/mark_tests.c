@@ -327,6 +327,16 @@ bool mark_spec_validate(const struct mark_spec *s, struct err *err)
 							   sizeof(name)));
 				return false;
 			}
+			/* The jobs run one at a time: each must fit. */
+			if (!job_check_memory(
+				    &j,
+				    "use tests with a smaller Q, T or block size (--tests, --preset)",
+				    err)) {
+				err_prefix(err, "test %s",
+					   mark_test_name(&s->tests[i], name,
+							  sizeof(name)));
+				return false;
+			}
 		}
 	}
 	return true;
