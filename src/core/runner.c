@@ -80,7 +80,7 @@ struct lane {
 
 	/* results, read by the main thread after join */
 	struct dir_stats st[DIR_COUNT];
-	uint64_t flush_skipped, ramp_ios, errors;
+	uint64_t flush_skipped, ramp_ios, ramp_lat_ns, errors;
 	uint64_t wait_ns; /* due to submit call, summed over issued */
 	uint64_t issued; /* measured requests submitted */
 	int first_errno, first_err_op;
@@ -205,6 +205,7 @@ static inline void lane_complete(struct lane *l, struct io_slot *s,
 	/* Warm-up is what started before the measuring did. */
 	if (__builtin_expect(s->t_start_ns < l->ctl->measure_ns, 0)) {
 		l->ramp_ios++;
+		l->ramp_lat_ns += now - s->t_start_ns;
 		return;
 	}
 	hist_record(&l->st[op].lat, now - s->t_start_ns);
@@ -521,6 +522,7 @@ static void merge(struct run_result *res, struct lane *lanes, unsigned int n)
 		}
 		res->flush_skipped += l->flush_skipped;
 		res->ramp_ios += l->ramp_ios;
+		res->ramp_lat_ns += l->ramp_lat_ns;
 		res->submit_wait_ns += l->wait_ns;
 		res->submit_wait_n += l->issued;
 		if (l->errors && !res->errors) {

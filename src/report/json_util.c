@@ -33,8 +33,11 @@ void jset_real(json_t *o, const char *key, double v, int digits)
 {
 	double scale = pow(10, digits);
 
-	if (!isfinite(v))
-		v = 0;
+	/* A figure that could not be computed is not 0: null says so. */
+	if (!isfinite(v)) {
+		json_object_set_new(o, key, json_null());
+		return;
+	}
 	json_object_set_new(o, key, json_real(round(v * scale) / scale));
 }
 

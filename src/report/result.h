@@ -33,6 +33,7 @@ struct run_result {
 	struct dir_stats dir[DIR_COUNT];
 	uint64_t flush_skipped; /* cache=unsafe: flushes dropped */
 	uint64_t ramp_ios; /* completed during --ramp, not counted */
+	uint64_t ramp_lat_ns; /* their latencies summed (not counted either) */
 	/* Measured requests: total time from due to their submit call. */
 	uint64_t submit_wait_ns, submit_wait_n;
 	double elapsed_s; /* measured phase */

@@ -250,6 +250,18 @@ static int measure(void *ctx, unsigned int load, enum cal_stage stage,
 		.seconds = res.elapsed_s,
 		.ios = res.dir[DIR_READ].ios,
 	};
+	if (!out->ios) {
+		/* No read completed inside the window: its latency is not 0
+		 * but longer than the window. The warm-up's reads, drained at
+		 * the end, did complete: their latency is the one measured
+		 * (the IOPS stays 0, and the point shows as not measured). */
+		double lat = res.ramp_ios ? (double)res.ramp_lat_ns /
+						    (double)res.ramp_ios :
+					    (double)(warm + win);
+
+		out->mean_ns = out->p50_ns = out->p99_ns = lat;
+		out->iops = out->mbps = 0;
+	}
 	result_free(&res);
 	return CAL_MEASURED;
 }
@@ -464,7 +476,12 @@ static void notes(struct cal_result *r, const struct cal_opts *o)
 					fewest = s->pts[i].s[w].ios;
 					at = s->pts[i].load;
 				}
-		if (fewest < want)
+		if (!fewest)
+			warn_add(
+				&r->warnings, "no-reads",
+				"no read completed inside a window at load %u: it shows no IOPS, and its latency is that of the warm-up reads, which outlasted the window (the device is very slow, or was stalled); a longer --budget gives longer windows",
+				at);
+		else if (fewest < want)
 			warn_add(
 				&r->warnings, "few-reads",
 				"a window at load %u measured only %llu reads: latency figures resting on fewer than %llu reads per window are rough (the device is slow, or was stalled); a longer --budget gives longer windows",
