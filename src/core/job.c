@@ -223,6 +223,10 @@ bool job_validate(const struct job_spec *j, struct err *err)
 			err, EXIT_USAGE, 0,
 			"--engine threads runs one worker per outstanding I/O: --qd %u x --threads %u is above 1024 workers",
 			j->qd, j->threads);
+	if (j->runtime_ns && j->runtime_ns < JOB_MIN_RUNTIME_NS)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--runtime below 1ms ends before an I/O can complete, so nothing would be measured; give at least 1ms");
 	if (!j->runtime_ns && !j->ios)
 		return err_set(err, EXIT_USAGE, 0,
 			       "give --runtime or --ios (a run needs an end)");

@@ -39,6 +39,8 @@ enum data_pattern {
 };
 
 #define JOB_MAX_PERCENTILES 24
+/* Shorter runs end before an I/O can complete: nothing is measured. */
+#define JOB_MIN_RUNTIME_NS 1000000ull
 
 struct job_spec {
 	enum rw_mode rw;

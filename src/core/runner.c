@@ -540,6 +540,29 @@ static void merge(struct run_result *res, struct lane *lanes, unsigned int n)
 }
 
 /*
+ * Nothing completed while measuring, and no error or signal says why:
+ * every figure would be a 0 that was never measured. Refused rather than
+ * reported (a --runtime or --time shorter than one I/O, a pace slower than
+ * the run, a device that completed nothing after the warm-up).
+ */
+static bool no_io_check(const struct job_spec *j, const struct runner_opts *o,
+			struct run_result *res, struct err *err)
+{
+	char rt[32] = "", ramp[32];
+
+	if ((o && o->allow_no_io) || res->stop_signal || res->errors ||
+	    result_total_ios(res) || res->dir[DIR_FLUSH].ios)
+		return true;
+	if (j->runtime_ns)
+		snprintf(rt, sizeof(rt), " in %s",
+			 fmt_duration(j->runtime_ns, ramp, sizeof(ramp)));
+	return err_set(
+		err, EXIT_ENV, 0,
+		"no I/O completed%s of measuring (%llu in the warm-up): nothing was measured, so there are no figures to report; measure for longer (--runtime, --time, --ios) or at a higher --rate-iops, and check the device with iolab doctor",
+		rt, (unsigned long long)res->ramp_ios);
+}
+
+/*
  * Only the seconds measured: an --ios run sized for an hour may take a few
  * milliseconds. An I/O completing exactly on the last boundary opens one
  * more second.
@@ -706,7 +729,9 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 		res->nts = measured_seconds(res, nts);
 		snprintf(res->engine_features, sizeof(res->engine_features),
 			 "%s", lanes[0].features);
-		plausible_check(res, t);
+		ok = no_io_check(j, o, res, err);
+		if (ok)
+			plausible_check(res, t);
 	}
 	for (unsigned int i = 0; i < n; i++)
 		free(lanes[i].ts);
