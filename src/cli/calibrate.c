@@ -9,11 +9,13 @@
 #include "common.h"
 #include "opts.h"
 #include "../core/job.h"
+#include "../core/resources.h"
 #include "../core/target.h"
 #include "../report/calibrate_report.h"
 #include "../suite/calibrate.h"
 #include "../util/clock.h"
 #include "../util/err.h"
+#include "../util/fsread.h"
 #include "../util/parse.h"
 #include "../util/sig.h"
 
@@ -127,7 +129,21 @@ static bool validate(const struct calibrate_opts *o, struct err *err)
 	j.bs = o->bs;
 	j.engine = (enum engine_kind)o->engine;
 	j.cache = (enum cache_mode)o->cache;
-	return job_validate(&j, err);
+	if (!job_validate(&j, err))
+		return false;
+	{
+		char desc[96], bs[16];
+		unsigned int load =
+			calibrate_small_load_bound(o->disks, j.engine);
+
+		snprintf(desc, sizeof(desc),
+			 "up to %u reads of %s in flight (%u per disk)", load,
+			 fmt_size(o->bs, bs, sizeof(bs)), CAL_SMALL_PER_DISK);
+		return res_check_buffers(
+			&fsview_host,
+			calibrate_buffer_bound(o->disks, j.engine, o->bs), desc,
+			"use a smaller --block-size or --disks", err);
+	}
 }
 
 static int exit_code(const struct cal_result *r)

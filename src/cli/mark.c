@@ -35,7 +35,7 @@ static const struct opt mark_table[] = {
 	  "scored runs per test and direction, after 1 warm-up (default 5)",
 	  NULL, 1, 1000 },
 	{ "time", 0, OPT_DURATION, "TIME", OFF(time_ns),
-	  "length of each run, e.g. 5s, 500ms (default 5s; flash 1s)" },
+	  "length of each run, e.g. 5s, 500ms (default 5s; flash 1s; at least 1ms)" },
 	{ "interval", 0, OPT_DURATION, "TIME", OFF(interval_ns),
 	  "pause between tests, 0 for none (default 5s; flash 30s)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "QEMU engine and cache mode" },

@@ -54,7 +54,7 @@ static const struct opt run_table[] = {
 	  "seed of the offset and data generators", NULL, 0, 1.8e19 },
 	{ .kind = OPT_GROUP, .name = "", .help = "Duration and pacing" },
 	{ "runtime", 0, OPT_DURATION, "TIME", OFF(j.runtime_ns),
-	  "measured time, e.g. 500ms, 10s, 2m (default 10s)" },
+	  "measured time, e.g. 500ms, 10s, 2m (default 10s, at least 1ms)" },
 	{ "ramp", 0, OPT_DURATION, "TIME", OFF(j.ramp_ns),
 	  "warm-up before measuring, excluded (default 0)" },
 	{ "ios", 0, OPT_U64, "N", OFF(j.ios),
@@ -81,7 +81,7 @@ static const struct opt run_table[] = {
 	{ "force", 0, OPT_FLAG, NULL, OFF(j.force),
 	  "measure settings QEMU refuses (native without O_DIRECT)" },
 	{ "cpus", 0, OPT_STRING, "LIST", OFF(j.cpus),
-	  "pin I/O threads to these CPUs, e.g. 0-1 or 0,2" },
+	  "pin I/O threads to these CPUs, e.g. 0-1 or 0,2 (ones iolab may run on)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "Safety" },
 	{ "keep", 0, OPT_FLAG, NULL, OFF(keep),
 	  "keep the test file iolab created" },
@@ -115,7 +115,9 @@ static const struct opt_cmd run_cmd = {
 	.footer =
 		"Sizes: 4k, 4K, 4KiB, 1M, 1g (powers of 1024), 4kB, 1MB (powers of 1000), bytes.\n"
 		"Durations: 500ms, 5s, 2m, or plain seconds.\n"
-		"Exit: 0 ok, 1 usage, 2 environment or refused, 3 I/O error, 130 interrupted.\n",
+		"Buffers (QD x threads x bs) above 3/4 of the memory available are refused.\n"
+		"Exit: 0 ok, 1 usage, 2 environment or refused (also: buffers too large, no I/O\n"
+		"      completed), 3 I/O error, 130 interrupted.\n",
 	.max_positional = 1,
 };
 
@@ -161,7 +163,10 @@ int cmd_run(int argc, char **argv)
 			"--json and --csv exclude each other; choose one");
 		goto out;
 	}
-	if (!job_validate(&o.j, &err))
+	/* Before the report file or the test file exists. */
+	if (!job_validate(&o.j, &err) ||
+	    !job_check_memory(&o.j, "use a smaller --qd, --threads or --bs",
+			      &err))
 		goto out;
 
 	req.path = st.npositional ? st.positional[0] : CLI_DEFAULT_TARGET;

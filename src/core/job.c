@@ -3,6 +3,8 @@
 #include <stdio.h>
 
 #include "job.h"
+#include "resources.h"
+#include "../util/fsread.h"
 #include "../util/err.h"
 #include "../util/parse.h"
 
@@ -145,8 +147,59 @@ unsigned int job_submit_batch(const struct job_spec *j)
 	return b < depth ? b : depth;
 }
 
+uint64_t job_buffer_bytes(const struct job_spec *j)
+{
+	uint64_t stride = (j->bs + 4095) & ~4095ull;
+
+	if (!engine_uses_buffers(j->engine))
+		return 0;
+	/* At most 256 x 4096 x 64 MiB = 2^46: no overflow. */
+	return stride * job_lane_depth(j) * job_lanes(j);
+}
+
+bool job_check_memory(const struct job_spec *j, const char *fix,
+		      struct err *err)
+{
+	char desc[96], bs[16];
+
+	snprintf(desc, sizeof(desc), "QD %u x %u thread%s x %s blocks", j->qd,
+		 j->threads, j->threads == 1 ? "" : "s",
+		 fmt_size(j->bs, bs, sizeof(bs)));
+	return res_check_buffers(&fsview_host, job_buffer_bytes(j), desc, fix,
+				 err);
+}
+
+int job_cpus(const struct job_spec *j, int *cpus, int max, struct err *err)
+{
+	static bool allowed[PARSE_MAX_CPU];
+	char list[256];
+	int n;
+
+	if (!j->cpus)
+		return 0;
+	n = parse_cpu_list(j->cpus, cpus, max, err);
+	if (n < 0) {
+		err_prefix(err, "--cpus");
+		return -1;
+	}
+	if (!res_cpus_allowed(allowed))
+		return n; /* unknown: pthread_setaffinity_np will tell */
+	for (int i = 0; i < n; i++) {
+		if (allowed[cpus[i]])
+			continue;
+		err_set(err, EXIT_USAGE, 0,
+			"--cpus %s: CPU %d is not one this process can run on; the online CPUs it may use are %s",
+			j->cpus, cpus[i],
+			fmt_cpu_list(allowed, list, sizeof(list)));
+		return -1;
+	}
+	return n;
+}
+
 bool job_validate(const struct job_spec *j, struct err *err)
 {
+	int cpus[PARSE_MAX_CPU];
+
 	if (!j->bs)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--bs must be at least 1 byte");
@@ -170,6 +223,10 @@ bool job_validate(const struct job_spec *j, struct err *err)
 			err, EXIT_USAGE, 0,
 			"--engine threads runs one worker per outstanding I/O: --qd %u x --threads %u is above 1024 workers",
 			j->qd, j->threads);
+	if (j->runtime_ns && j->runtime_ns < JOB_MIN_RUNTIME_NS)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--runtime below 1ms ends before an I/O can complete, so nothing would be measured; give at least 1ms");
 	if (!j->runtime_ns && !j->ios)
 		return err_set(err, EXIT_USAGE, 0,
 			       "give --runtime or --ios (a run needs an end)");
@@ -190,6 +247,8 @@ bool job_validate(const struct job_spec *j, struct err *err)
 			"--ios %llu is fewer than the %u workers; give at least one I/O each",
 			(unsigned long long)j->ios, job_lanes(j));
 	if (!j->force && job_qemu_refuses(j->engine, j->cache, err))
+		return false;
+	if (job_cpus(j, cpus, PARSE_MAX_CPU, err) < 0)
 		return false;
 	return true;
 }

@@ -39,6 +39,8 @@ enum data_pattern {
 };
 
 #define JOB_MAX_PERCENTILES 24
+/* Shorter runs end before an I/O can complete: nothing is measured. */
+#define JOB_MIN_RUNTIME_NS 1000000ull
 
 struct job_spec {
 	enum rw_mode rw;
@@ -88,6 +90,24 @@ extern const char *const cache_names[];
  * @err with QEMU's reason) when this engine/cache pair is such a refusal.
  */
 bool job_qemu_refuses(enum engine_kind e, enum cache_mode c, struct err *err);
+
+/*
+ * Bytes of I/O buffers the runner maps for @j: a 4 KiB-rounded block per
+ * request in flight, on every lane; 0 for an engine that needs none.
+ */
+uint64_t job_buffer_bytes(const struct job_spec *j);
+/*
+ * Refuse @j (EXIT_ENV) when its buffers would not fit in the memory
+ * available (resources.h); @fix names the flags that shrink them.
+ */
+bool job_check_memory(const struct job_spec *j, const char *fix,
+		      struct err *err);
+/*
+ * Parse j->cpus into @cpus (at most @max) and check every CPU is one this
+ * process may run on. Returns the count (0 without --cpus) or -1 with
+ * @err set (EXIT_USAGE, naming the CPUs it may use).
+ */
+int job_cpus(const struct job_spec *j, int *cpus, int max, struct err *err);
 
 /* Number of lanes (threads doing I/O) and depth per lane. */
 unsigned int job_lanes(const struct job_spec *j);

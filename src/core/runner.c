@@ -80,7 +80,7 @@ struct lane {
 
 	/* results, read by the main thread after join */
 	struct dir_stats st[DIR_COUNT];
-	uint64_t flush_skipped, ramp_ios, errors;
+	uint64_t flush_skipped, ramp_ios, ramp_lat_ns, errors;
 	uint64_t wait_ns; /* due to submit call, summed over issued */
 	uint64_t issued; /* measured requests submitted */
 	int first_errno, first_err_op;
@@ -110,16 +110,24 @@ static bool lane_setup(struct lane *l)
 		if (l->fd < 0)
 			return false;
 	}
+	/* An engine that never touches the data gets no buffers: its
+	 * slots keep buf NULL and lane_prep stamps nothing. */
+	if (l->ops->no_buffers)
+		stride = 0;
 	l->bufs_len = stride * l->depth;
-	l->bufs = mmap(NULL, l->bufs_len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (l->bufs == MAP_FAILED) {
-		l->bufs = NULL;
-		return err_set(&l->err, EXIT_ENV, errno,
-			       "cannot allocate %llu bytes of I/O buffers",
-			       (unsigned long long)l->bufs_len);
+	if (l->bufs_len) {
+		l->bufs = mmap(NULL, l->bufs_len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1,
+			       0);
+		if (l->bufs == MAP_FAILED) {
+			l->bufs = NULL;
+			return err_set(
+				&l->err, EXIT_ENV, errno,
+				"cannot allocate %llu bytes of I/O buffers; use a smaller --qd, --threads or --bs",
+				(unsigned long long)l->bufs_len);
+		}
 	}
-	if (j->pattern == PATTERN_RANDOM) {
+	if (l->bufs && j->pattern == PATTERN_RANDOM) {
 		struct prng r;
 
 		prng_seed(&r, j->seed ^ (0xb0ffull << 32) ^ l->id);
@@ -129,7 +137,7 @@ static bool lane_setup(struct lane *l)
 	l->free = xcalloc(l->depth, sizeof(*l->free));
 	l->done = xcalloc(l->depth, sizeof(*l->done));
 	for (unsigned int i = 0; i < l->depth; i++) {
-		l->slots[i].buf = (char *)l->bufs + i * stride;
+		l->slots[i].buf = l->bufs ? (char *)l->bufs + i * stride : NULL;
 		l->slots[i].len = (uint32_t)j->bs;
 		l->slots[i].idx = (uint16_t)i;
 		l->free[i] = &l->slots[i];
@@ -198,6 +206,7 @@ static inline void lane_complete(struct lane *l, struct io_slot *s,
 	/* Warm-up is what started before the measuring did. */
 	if (__builtin_expect(s->t_start_ns < l->ctl->measure_ns, 0)) {
 		l->ramp_ios++;
+		l->ramp_lat_ns += now - s->t_start_ns;
 		return;
 	}
 	hist_record(&l->st[op].lat, now - s->t_start_ns);
@@ -236,7 +245,7 @@ static inline void lane_prep(struct lane *l, struct io_slot *s)
 	}
 	s->op = IO_WRITE;
 	l->writes_since_flush++;
-	if (j->pattern == PATTERN_RANDOM) {
+	if (j->pattern == PATTERN_RANDOM && s->buf) {
 		/* New content per write: a stamp in every 4 KiB. */
 		for (uint32_t o = 0; o < s->len; o += 4096)
 			*(uint64_t *)((char *)s->buf + o) = ++l->stamp;
@@ -382,6 +391,29 @@ static void lane_loop(struct lane *l)
 	l->issued = issued;
 }
 
+/*
+ * Pin the lane to its CPU. A failure (the CPU went offline, or a cpuset
+ * took it away since the list was checked) stops the run: figures from an
+ * unpinned lane would not be what --cpus asked for.
+ */
+static bool lane_pin(struct lane *l)
+{
+	cpu_set_t set;
+	int rc;
+
+	if (l->cpu < 0)
+		return true;
+	CPU_ZERO(&set);
+	CPU_SET((size_t)l->cpu, &set);
+	rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (rc)
+		return err_set(
+			&l->err, EXIT_ENV, rc,
+			"cannot pin I/O thread %u to CPU %d (--cpus %s); choose CPUs this process may run on (see taskset -p $$)",
+			l->id + 1, l->cpu, l->j->cpus);
+	return true;
+}
+
 static void *lane_main(void *arg)
 {
 	struct lane *l = arg;
@@ -390,16 +422,9 @@ static void *lane_main(void *arg)
 	/* Signals are the main thread's business. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	if (l->cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(l->cpu, &set);
-		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	}
 	/* Engines are set up by the thread that uses them (io_uring's
 	 * single-issuer rings require it). */
-	if (!lane_setup(l)) {
+	if (!lane_pin(l) || !lane_setup(l)) {
 		l->rc = -1;
 		__atomic_store_n(&l->ctl->abort, 1, __ATOMIC_RELAXED);
 	}
@@ -415,35 +440,6 @@ static void *lane_main(void *arg)
 	pthread_cond_signal(&l->ctl->done_cond);
 	pthread_mutex_unlock(&l->ctl->lock);
 	return NULL;
-}
-
-/* "0-3,6" -> CPUs; returns count or -1. */
-static int parse_cpus(const char *s, int *cpus, int max)
-{
-	int n = 0;
-
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b;
-
-		if (end == s || a < 0)
-			return -1;
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a)
-				return -1;
-		}
-		for (long c = a; c <= b && n < max; c++)
-			cpus[n++] = (int)c;
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return n;
 }
 
 static double tv_s(struct timeval tv)
@@ -531,6 +527,7 @@ static void merge(struct run_result *res, struct lane *lanes, unsigned int n)
 		}
 		res->flush_skipped += l->flush_skipped;
 		res->ramp_ios += l->ramp_ios;
+		res->ramp_lat_ns += l->ramp_lat_ns;
 		res->submit_wait_ns += l->wait_ns;
 		res->submit_wait_n += l->issued;
 		if (l->errors && !res->errors) {
@@ -545,6 +542,29 @@ static void merge(struct run_result *res, struct lane *lanes, unsigned int n)
 			res->ts[s].ios[1] += l->ts[s].ios[1];
 		}
 	}
+}
+
+/*
+ * Nothing completed while measuring, and no error or signal says why:
+ * every figure would be a 0 that was never measured. Refused rather than
+ * reported (a --runtime or --time shorter than one I/O, a pace slower than
+ * the run, a device that completed nothing after the warm-up).
+ */
+static bool no_io_check(const struct job_spec *j, const struct runner_opts *o,
+			struct run_result *res, struct err *err)
+{
+	char rt[32] = "", ramp[32];
+
+	if ((o && o->allow_no_io) || res->stop_signal || res->errors ||
+	    result_total_ios(res) || res->dir[DIR_FLUSH].ios)
+		return true;
+	if (j->runtime_ns)
+		snprintf(rt, sizeof(rt), " in %s",
+			 fmt_duration(j->runtime_ns, ramp, sizeof(ramp)));
+	return err_set(
+		err, EXIT_ENV, 0,
+		"no I/O completed%s of measuring (%llu in the warm-up): nothing was measured, so there are no figures to report; measure for longer (--runtime, --time, --ios) or at a higher --rate-iops, and check the device with iolab doctor",
+		rt, (unsigned long long)res->ramp_ios);
 }
 
 /*
@@ -593,7 +613,7 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 	uint64_t stop_ns = 0;
 	struct run_ctl ctl;
 	struct lane *lanes;
-	int cpus[1024], ncpus = 0;
+	int cpus[PARSE_MAX_CPU], ncpus = 0;
 	uint32_t nts;
 
 	clock_setup(-1);
@@ -609,14 +629,13 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 		return false;
 	if (!target_check_job(t, j, err))
 		return false;
-	if (j->cpus) {
-		ncpus = parse_cpus(j->cpus, cpus, 1024);
-		if (ncpus <= 0)
-			return err_set(
-				err, EXIT_USAGE, 0,
-				"--cpus '%s' is not a CPU list like 0-3,6",
-				j->cpus);
-	}
+	ncpus = job_cpus(j, cpus, PARSE_MAX_CPU, err);
+	if (ncpus < 0)
+		return false;
+	/* The last guard for a caller that did not check: buffers that do
+	 * not fit are refused, not left to the OOM killer. */
+	if (!job_check_memory(j, "use a smaller --qd, --threads or --bs", err))
+		return false;
 	drop_page_cache(j, t);
 
 	nts = j->runtime_ns ? (uint32_t)(j->runtime_ns / 1000000000ull) + 2 :
@@ -739,7 +758,9 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 		res->nts = measured_seconds(res, nts);
 		snprintf(res->engine_features, sizeof(res->engine_features),
 			 "%s", lanes[0].features);
-		plausible_check(res, t);
+		ok = no_io_check(j, o, res, err);
+		if (ok)
+			plausible_check(res, t);
 	}
 	for (unsigned int i = 0; i < n; i++)
 		free(lanes[i].ts);

@@ -34,6 +34,13 @@ const char *engine_name(enum engine_kind kind)
 	return (unsigned int)kind < ENGINE_COUNT ? engine_names[kind] : "?";
 }
 
+bool engine_uses_buffers(enum engine_kind kind)
+{
+	const struct engine_ops *ops = engine_get(kind);
+
+	return !ops || !ops->no_buffers;
+}
+
 int engine_parse(const char *name)
 {
 	for (int i = 0; engine_names[i]; i++)

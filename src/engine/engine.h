@@ -54,6 +54,9 @@ struct engine;
 
 struct engine_ops {
 	const char *name;
+	/* Completes requests without reading or writing their data, so the
+	 * runner maps no buffers for it. */
+	bool no_buffers;
 	/* True if usable on this kernel; else @err says why and what to use. */
 	bool (*probe)(struct err *err);
 	struct engine *(*init)(const struct engine_setup *s, struct err *err);
@@ -81,6 +84,11 @@ const struct engine_ops *engine_get(enum engine_kind kind);
 const char *engine_name(enum engine_kind kind);
 /* Parse a name; -1 if unknown. */
 int engine_parse(const char *name);
+/*
+ * True if a lane of @kind needs I/O buffers (every engine that moves data;
+ * a kind missing from this build is assumed to).
+ */
+bool engine_uses_buffers(enum engine_kind kind);
 /* The best engine usable here, in QEMU's order: io_uring, native, threads. */
 enum engine_kind engine_best(void);
 

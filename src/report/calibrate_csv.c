@@ -100,8 +100,8 @@ static void point(struct csv *w, const struct calibrate_report *rep,
 	csv_num(w, p->load);
 	csv_num(w, p->qd);
 	csv_num(w, p->threads);
-	num(w, p->iops, 1);
-	num(w, p->mbps, 3);
+	num(w, cal_point_measured(p) ? p->iops : NAN, 1);
+	num(w, cal_point_measured(p) ? p->mbps : NAN, 3);
 	num(w, p->mean_ns / 1e6, 4);
 	num(w, p->p50_ns / 1e6, 4);
 	num(w, p->p99_ns / 1e6, 4);

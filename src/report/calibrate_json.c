@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `iolab calibrate --json`; the schema is documented in iolab-calibrate(1). */
+#include <math.h>
+
 #include "calibrate_report.h"
 #include "json_util.h"
 #include "../core/target.h"
@@ -14,8 +16,9 @@ static json_t *jpoint(const struct cal_search *s, unsigned int i)
 	json_object_set_new(o, "load", json_integer(p->load));
 	json_object_set_new(o, "qd", json_integer(p->qd));
 	json_object_set_new(o, "threads", json_integer(p->threads));
-	jset_real(o, "iops", p->iops, 1);
-	jset_real(o, "mbps", p->mbps, 3);
+	/* Windows that completed no read: no figure, not 0. */
+	jset_real(o, "iops", cal_point_measured(p) ? p->iops : NAN, 1);
+	jset_real(o, "mbps", cal_point_measured(p) ? p->mbps : NAN, 3);
 	jset_real(lat, "mean", p->mean_ns / 1e6, 4);
 	jset_real(lat, "p50", p->p50_ns / 1e6, 4);
 	jset_real(lat, "p99", p->p99_ns / 1e6, 4);

@@ -72,7 +72,14 @@ static void print_figures(const struct calibrate_report *rep, FILE *f)
 		" max_pmbps: the same from one thread at QD1)\n",
 		fmt_size(o->bs, bs, sizeof(bs)), cal_stat_name(o->stat),
 		o->max_latency_ms);
-	if (!r->cap_met && qd1)
+	if (!r->cap_met && qd1 && !cal_point_measured(qd1) &&
+	    cal_point_stat(qd1, o->stat) <= o->max_latency_ms * 1e6)
+		fprintf(f,
+			"\n** no read completed inside a QD1 window: the warm-up reads took %.3f ms, longer than the\n"
+			"   %.2f s window, so nothing was measured against --max-latency %g ms; give a larger --budget **\n",
+			cal_point_stat(qd1, o->stat) / 1e6,
+			r->ph[CAL_PHASE_SMALL].window_s, o->max_latency_ms);
+	else if (!r->cap_met && qd1)
 		fprintf(f,
 			"\n** --max-latency %g ms cannot be met: a single read at a time (QD1) took %.3f ms (%s).\n"
 			"   Oracle's CALIBRATE_IO has no max_iops to give here either; raise --max-latency, or find\n"
@@ -92,10 +99,16 @@ static void print_curve(const struct cal_search *s, bool capped, FILE *f)
 			    (capped && !p->meets_cap) ? '>' :
 							' ';
 
+		char iops[16] = "-", mbps[16] = "-";
+
 		snprintf(qt, sizeof(qt), "%u x %u", p->qd, p->threads);
-		fprintf(f, "%7u %11s %10.0f %9.1f %9s %9s %9s %3u %c%c\n",
-			p->load, qt, p->iops, p->mbps,
-			fmt_ns(p->mean_ns, mean, sizeof(mean)),
+		/* No read completed in its windows: no rate, not 0. */
+		if (cal_point_measured(p)) {
+			snprintf(iops, sizeof(iops), "%.0f", p->iops);
+			snprintf(mbps, sizeof(mbps), "%.1f", p->mbps);
+		}
+		fprintf(f, "%7u %11s %10s %9s %9s %9s %9s %3u %c%c\n", p->load,
+			qt, iops, mbps, fmt_ns(p->mean_ns, mean, sizeof(mean)),
 			fmt_ns(p->p50_ns, p50, sizeof(p50)),
 			fmt_ns(p->p99_ns, p99, sizeof(p99)), p->nsamples, mark,
 			p->noisy ? '~' : ' ');

@@ -33,8 +33,11 @@ void jset_real(json_t *o, const char *key, double v, int digits)
 {
 	double scale = pow(10, digits);
 
-	if (!isfinite(v))
-		v = 0;
+	/* A figure that could not be computed is not 0: null says so. */
+	if (!isfinite(v)) {
+		json_object_set_new(o, key, json_null());
+		return;
+	}
 	json_object_set_new(o, key, json_real(round(v * scale) / scale));
 }
 
@@ -174,9 +177,9 @@ static json_t *jdir(const struct run_result *r, int d)
 	json_object_set_new(o, "ios", json_integer((json_int_t)r->dir[d].ios));
 	json_object_set_new(o, "bytes",
 			    json_integer((json_int_t)r->dir[d].bytes));
-	jset_real(o, "iops", result_iops(r, d), 1);
-	jset_real(o, "mbps", result_mbps(r, d), 3);
-	jset_real(o, "mibps", result_mibps(r, d), 3);
+	jset_real(o, "iops", result_dir_fig(r, d, result_iops(r, d)), 1);
+	jset_real(o, "mbps", result_dir_fig(r, d, result_mbps(r, d)), 3);
+	jset_real(o, "mibps", result_dir_fig(r, d, result_mibps(r, d)), 3);
 	json_object_set_new(o, "lat_ns",
 			    jlat(&r->dir[d].lat, j->percentiles,
 				 j->npercentiles));
@@ -217,9 +220,9 @@ json_t *jrun_result(const struct run_result *r)
 	cpu = json_object();
 	jset_real(cpu, "user_s", r->user_s, 3);
 	jset_real(cpu, "sys_s", r->sys_s, 3);
-	jset_real(cpu, "us_per_io", result_cpu_us_per_io(r), 3);
+	jset_real(cpu, "us_per_io", result_cpu_fig(r), 3);
 	json_object_set_new(o, "cpu", cpu);
-	jset_real(o, "submit_wait_ns_mean", result_submit_wait_ns(r), 1);
+	jset_real(o, "submit_wait_ns_mean", result_wait_fig(r), 1);
 	errs = json_object();
 	json_object_set_new(errs, "count", json_integer((json_int_t)r->errors));
 	if (r->errors)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Derived figures of a run result; see result.h. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "result.h"
@@ -40,6 +41,23 @@ double result_submit_wait_ns(const struct run_result *r)
 	return r->submit_wait_n ?
 		       (double)r->submit_wait_ns / (double)r->submit_wait_n :
 		       0;
+}
+
+double result_dir_fig(const struct run_result *r, int dir, double v)
+{
+	return r->dir[dir].ios && r->elapsed_s > 0 ? v : NAN;
+}
+
+double result_cpu_fig(const struct run_result *r)
+{
+	return result_total_ios(r) + r->dir[DIR_FLUSH].ios ?
+		       result_cpu_us_per_io(r) :
+		       NAN;
+}
+
+double result_wait_fig(const struct run_result *r)
+{
+	return r->submit_wait_n ? result_submit_wait_ns(r) : NAN;
 }
 
 void result_free(struct run_result *r)

@@ -33,6 +33,7 @@ struct run_result {
 	struct dir_stats dir[DIR_COUNT];
 	uint64_t flush_skipped; /* cache=unsafe: flushes dropped */
 	uint64_t ramp_ios; /* completed during --ramp, not counted */
+	uint64_t ramp_lat_ns; /* their latencies summed (not counted either) */
 	/* Measured requests: total time from due to their submit call. */
 	uint64_t submit_wait_ns, submit_wait_n;
 	double elapsed_s; /* measured phase */
@@ -58,6 +59,15 @@ double result_cpu_us_per_io(const struct run_result *r);
 /* Mean time a due request waited for its submit call (iolab's share of
  * the latency), ns. */
 double result_submit_wait_ns(const struct run_result *r);
+/*
+ * For reports: @v if direction @d completed I/O in a measured time, else
+ * NAN, which the renderers show as "-", null or an empty CSV field. A
+ * figure nothing was measured for is never shown as 0.
+ */
+double result_dir_fig(const struct run_result *r, int dir, double v);
+/* The same for the whole run's CPU cost and submit wait. */
+double result_cpu_fig(const struct run_result *r);
+double result_wait_fig(const struct run_result *r);
 void result_free(struct run_result *r);
 
 #endif

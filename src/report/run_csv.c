@@ -57,9 +57,14 @@ static void row(struct csv *w, const struct run_result *r, int d)
 			csv_num(w, NAN);
 	} else {
 		csv_num(w, (double)r->dir[d].bytes);
-		csv_num(w, round(result_iops(r, d) * 10) / 10);
-		csv_num(w, round(result_mbps(r, d) * 1000) / 1000);
-		csv_num(w, round(result_mibps(r, d) * 1000) / 1000);
+		csv_num(w, round(result_dir_fig(r, d, result_iops(r, d)) * 10) /
+				   10);
+		csv_num(w,
+			round(result_dir_fig(r, d, result_mbps(r, d)) * 1000) /
+				1000);
+		csv_num(w,
+			round(result_dir_fig(r, d, result_mibps(r, d)) * 1000) /
+				1000);
 	}
 	if (h->count) {
 		csv_num(w, (double)h->min);
@@ -74,7 +79,7 @@ static void row(struct csv *w, const struct run_result *r, int d)
 			csv_num(w, NAN);
 	}
 	csv_num(w, round(r->elapsed_s * 1e6) / 1e6);
-	csv_num(w, round(result_cpu_us_per_io(r) * 1000) / 1000);
+	csv_num(w, round(result_cpu_fig(r) * 1000) / 1000);
 	csv_str(w, r->partial ? "true" : "false");
 	csv_end_line(w);
 }

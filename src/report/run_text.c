@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `iolab run` as a table a person reads at a glance. */
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 
@@ -46,6 +47,13 @@ static void print_dir_row(const struct run_result *r, int d, FILE *f)
 			fmt_ns((double)hist_percentile(h, 99.9), p999,
 			       sizeof(p999)),
 			fmt_ns((double)h->max, max, sizeof(max)));
+		return;
+	}
+	if (!r->dir[d].ios || r->elapsed_s <= 0) {
+		/* Nothing completed: no figure, and not a 0. */
+		fprintf(f,
+			"%-6s %10s %9s %9s %9s %9s %9s %9s %9s  (no I/O completed)\n",
+			dir_names[d], "-", "-", "-", "-", "-", "-", "-", "-");
 		return;
 	}
 	fprintf(f, "%-6s %10.0f %9.2f %9.2f %9s %9s %9s %9s %9s\n",
@@ -145,12 +153,15 @@ void run_text_print(const struct run_report *rep, FILE *f)
 		print_percentiles(r, DIR_READ, f);
 	if (rw_writes(j))
 		print_percentiles(r, DIR_WRITE, f);
-	fprintf(f, "\ncpu: user %.2f s, system %.2f s, %.2f us per I/O",
-		r->user_s, r->sys_s, result_cpu_us_per_io(r));
-	if (j->engine == ENGINE_NULL)
+	fprintf(f, "\ncpu: user %.2f s, system %.2f s", r->user_s, r->sys_s);
+	if (isnan(result_cpu_fig(r)))
+		fprintf(f, ", per I/O not measured (no I/O completed)");
+	else
+		fprintf(f, ", %.2f us per I/O", result_cpu_fig(r));
+	if (j->engine == ENGINE_NULL && !isnan(result_cpu_fig(r)))
 		fprintf(f, " (runner's own cost: %.0f ns per I/O)",
-			result_cpu_us_per_io(r) * 1e3);
-	else if (!j->rate_iops)
+			result_cpu_fig(r) * 1e3);
+	else if (!j->rate_iops && !isnan(result_wait_fig(r)))
 		fprintf(f, "; a due request waited %s for its submit call",
 			fmt_ns(result_submit_wait_ns(r), wait, sizeof(wait)));
 	fprintf(f, "\n");

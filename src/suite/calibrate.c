@@ -195,6 +195,9 @@ static int measure(void *ctx, unsigned int load, enum cal_stage stage,
 		 (double)m->o->budget_ns / 1e9, m->phase_name);
 	ro.label = m->label;
 	ro.progress = m->o->progress;
+	/* A window without a completed read is a point shown as not
+	 * measured, with the warm-up's latency (below). */
+	ro.allow_no_io = true;
 
 	t0 = clock_ns();
 	if (!runner_run(&j, m->t, &ro, &res, m->err)) {
@@ -250,6 +253,18 @@ static int measure(void *ctx, unsigned int load, enum cal_stage stage,
 		.seconds = res.elapsed_s,
 		.ios = res.dir[DIR_READ].ios,
 	};
+	if (!out->ios) {
+		/* No read completed inside the window: its latency is not 0
+		 * but longer than the window. The warm-up's reads, drained at
+		 * the end, did complete: their latency is the one measured
+		 * (the IOPS stays 0, and the point shows as not measured). */
+		double lat = res.ramp_ios ? (double)res.ramp_lat_ns /
+						    (double)res.ramp_ios :
+					    (double)(warm + win);
+
+		out->mean_ns = out->p50_ns = out->p99_ns = lat;
+		out->iops = out->mbps = 0;
+	}
 	result_free(&res);
 	return CAL_MEASURED;
 }
@@ -341,6 +356,27 @@ static unsigned int engine_limit(enum engine_kind e)
 	if (e == ENGINE_THREADS)
 		return 1024; /* pool workers */
 	return 4096;
+}
+
+unsigned int calibrate_small_load_bound(unsigned int disks,
+					enum engine_kind engine)
+{
+	unsigned int load =
+		(disks ? disks : CAL_MAX_DISKS_DEFAULT) * CAL_SMALL_PER_DISK;
+
+	return load < engine_limit(engine) ? load : engine_limit(engine);
+}
+
+uint64_t calibrate_buffer_bound(unsigned int disks, enum engine_kind engine,
+				uint64_t bs)
+{
+	uint64_t small, large = (uint64_t)CAL_LARGE_MAX_LOAD * CAL_LARGE_BS;
+
+	if (!engine_uses_buffers(engine))
+		return 0;
+	small = calibrate_small_load_bound(disks, engine) *
+		((bs + 4095) & ~4095ull);
+	return small > large ? small : large;
 }
 
 static void figures(struct cal_result *r, const struct cal_opts *o,
@@ -443,7 +479,12 @@ static void notes(struct cal_result *r, const struct cal_opts *o)
 					fewest = s->pts[i].s[w].ios;
 					at = s->pts[i].load;
 				}
-		if (fewest < want)
+		if (!fewest)
+			warn_add(
+				&r->warnings, "no-reads",
+				"no read completed inside a window at load %u: it shows no IOPS, and its latency is that of the warm-up reads, which outlasted the window (the device is very slow, or was stalled); a longer --budget gives longer windows",
+				at);
+		else if (fewest < want)
 			warn_add(
 				&r->warnings, "few-reads",
 				"a window at load %u measured only %llu reads: latency figures resting on fewer than %llu reads per window are rough (the device is slow, or was stalled); a longer --budget gives longer windows",

@@ -102,6 +102,17 @@ bool calibrate_run(const struct cal_opts *o, const struct target *t,
 		   struct cal_result *r, struct err *err);
 void calibrate_free(struct cal_result *r);
 
+/*
+ * Most small reads in flight for @disks (0 = from the device, at most
+ * CAL_MAX_DISKS_DEFAULT) on @engine; with the 1 MiB phases' at most
+ * CAL_LARGE_MAX_LOAD, it bounds the buffers a calibration maps.
+ */
+unsigned int calibrate_small_load_bound(unsigned int disks,
+					enum engine_kind engine);
+/* Bytes of I/O buffers the largest window of a calibration may map. */
+uint64_t calibrate_buffer_bound(unsigned int disks, enum engine_kind engine,
+				uint64_t bs);
+
 /* The pieces, exposed for tests. */
 
 /*

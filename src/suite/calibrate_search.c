@@ -95,8 +95,11 @@ static void point_aggregate(const struct cal_search_params *p,
 	}
 	pt->spread = pt->iops > 0 ? (hi - lo) / pt->iops : 0;
 	pt->noisy = pt->spread > p->tolerance || noise > p->tolerance;
-	pt->meets_cap = p->cap_ns <= 0 ||
-			cal_point_stat(pt, p->stat) <= p->cap_ns;
+	/* A load whose windows completed no read has no IOPS and no latency
+	 * inside them: it meets no cap (its 0 would meet every one). */
+	pt->meets_cap =
+		cal_point_measured(pt) &&
+		(p->cap_ns <= 0 || cal_point_stat(pt, p->stat) <= p->cap_ns);
 }
 
 static int point_index(const struct cal_search *s, unsigned int load)
@@ -240,7 +243,7 @@ static int pick_best(const struct cal_search *s)
 	for (unsigned int i = 0; i < s->n; i++) {
 		const struct cal_point *pt = &s->pts[i];
 
-		if (!pt->nsamples || !pt->meets_cap)
+		if (!pt->nsamples || !pt->meets_cap || !cal_point_measured(pt))
 			continue;
 		if (best < 0 || pt->iops > s->pts[best].iops)
 			best = (int)i;

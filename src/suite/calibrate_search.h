@@ -52,6 +52,13 @@ struct cal_point {
 	bool meets_cap; /* always true when there is no cap */
 };
 
+/* True if the point's windows completed reads (its median IOPS is above
+ * 0); a point without is shown as not measured, never as 0. */
+static inline bool cal_point_measured(const struct cal_point *pt)
+{
+	return pt->iops > 0;
+}
+
 enum cal_measure_rc {
 	CAL_MEASURED = 0,
 	CAL_BUDGET = 1, /* no time left for another sample: stop, keep all */

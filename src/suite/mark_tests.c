@@ -298,9 +298,10 @@ bool mark_spec_validate(const struct mark_spec *s, struct err *err)
 	if (!s->runs || s->runs > 1000)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--runs must be between 1 and 1000");
-	if (!s->time_ns)
-		return err_set(err, EXIT_USAGE, 0,
-			       "--time must be above 0 (e.g. 5s or 500ms)");
+	if (s->time_ns < JOB_MIN_RUNTIME_NS)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--time must be at least 1ms (e.g. 5s or 500ms): a shorter run ends before an I/O can complete");
 	if (s->mix_read_pct > 100)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--mix is a percentage of reads: 0 to 100");
@@ -325,6 +326,16 @@ bool mark_spec_validate(const struct mark_spec *s, struct err *err)
 						   mark_test_name(
 							   &s->tests[i], name,
 							   sizeof(name)));
+				return false;
+			}
+			/* The jobs run one at a time: each must fit. */
+			if (!job_check_memory(
+				    &j,
+				    "use tests with a smaller Q, T or block size (--tests, --preset)",
+				    err)) {
+				err_prefix(err, "test %s",
+					   mark_test_name(&s->tests[i], name,
+							  sizeof(name)));
 				return false;
 			}
 		}

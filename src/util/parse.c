@@ -167,6 +167,101 @@ bool parse_double(const char *s, double min, double max, double *out,
 	return true;
 }
 
+/* A CPU number at *p, below PARSE_MAX_CPU; advances *p. */
+static bool take_cpu(const char **p, const char *list, long *out,
+		     struct err *err)
+{
+	char *end;
+	unsigned long v;
+
+	if (!isdigit((unsigned char)**p))
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"'%s' is not a CPU list; write it as 0-3,6 (numbers and ranges)",
+			list);
+	errno = 0;
+	v = strtoul(*p, &end, 10);
+	if (errno || v >= PARSE_MAX_CPU)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"CPU %.*s in '%s' is above the highest CPU number, %d",
+			(int)(end - *p), *p, list, PARSE_MAX_CPU - 1);
+	*p = end;
+	*out = (long)v;
+	return true;
+}
+
+int parse_cpu_list(const char *s, int *cpus, int max, struct err *err)
+{
+	const char *p = s;
+	int n = 0;
+
+	if (!*p) {
+		err_set(err, EXIT_USAGE, 0,
+			"the CPU list is empty; write it as 0-3,6");
+		return -1;
+	}
+	while (*p) {
+		long a, b;
+
+		if (!take_cpu(&p, s, &a, err))
+			return -1;
+		b = a;
+		if (*p == '-') {
+			p++;
+			if (!take_cpu(&p, s, &b, err))
+				return -1;
+			if (b < a) {
+				err_set(err, EXIT_USAGE, 0,
+					"the range %ld-%ld in '%s' runs backwards",
+					a, b, s);
+				return -1;
+			}
+		}
+		for (long c = a; c <= b; c++) {
+			if (n == max) {
+				err_set(err, EXIT_USAGE, 0,
+					"'%s' names more than %d CPUs", s, max);
+				return -1;
+			}
+			cpus[n++] = (int)c;
+		}
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p) {
+			err_set(err, EXIT_USAGE, 0,
+				"'%s' is not a CPU list; write it as 0-3,6 (numbers and ranges)",
+				s);
+			return -1;
+		}
+	}
+	return n;
+}
+
+const char *fmt_cpu_list(const bool *set, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < PARSE_MAX_CPU; c++) {
+		int e = c;
+
+		if (!set[c])
+			continue;
+		while (e + 1 < PARSE_MAX_CPU && set[e + 1])
+			e++;
+		if (used < len && e > c)
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s%d-%d", used ? "," : "", c,
+						 e);
+		else if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%d",
+						 used ? "," : "", c);
+		c = e;
+	}
+	return buf;
+}
+
 int parse_list(char *s, char **items, int max, struct err *err)
 {
 	int n = 0;

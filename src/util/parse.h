@@ -41,6 +41,19 @@ bool parse_double(const char *s, double min, double max, double *out,
  */
 int parse_list(char *s, char **items, int max, struct err *err);
 
+/* CPU numbers a CPU list may name: glibc's cpu_set_t. */
+#define PARSE_MAX_CPU 1024
+
+/*
+ * A CPU list as taskset and cpusets write it, "0-3,6", into @cpus in the
+ * order given (at most @max). Every number is below PARSE_MAX_CPU: one that
+ * is not, or does not fit a long, is an error rather than wrapped.
+ * Returns the count, or -1 with @err set.
+ */
+int parse_cpu_list(const char *s, int *cpus, int max, struct err *err);
+/* "0-3,6" for the CPUs set in @set (PARSE_MAX_CPU flags); "" if none. */
+const char *fmt_cpu_list(const bool *set, char *buf, size_t len);
+
 /* Index of @s in the NULL-terminated @names, or -1. */
 int parse_choice(const char *s, const char *const *names);
 

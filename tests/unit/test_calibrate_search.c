@@ -546,6 +546,46 @@ static void test_single_load(void **state)
 	cal_search_free(&s);
 }
 
+/* A device so slow that no window completes a read (500 ms per read,
+ * 200 ms windows): what calibrate saw as IOPS 0, latency 0. */
+static int measure_nothing(void *ctx, unsigned int load, enum cal_stage stage,
+			   struct cal_sample *out)
+{
+	unsigned int *windows = ctx;
+
+	(void)stage;
+	++*windows;
+	memset(out, 0, sizeof(*out));
+	out->load = out->qd = load;
+	out->threads = 1;
+	out->seconds = 0.2;
+	return CAL_MEASURED;
+}
+
+static void test_no_read_completed_meets_no_cap(void **state)
+{
+	/* A 0 latency met every cap: max_iops = 0 with cap_met. A point
+	 * without a read meets none and is never the best. */
+	struct cal_search_params p = params(64, 10 * MS);
+	struct cal_search s;
+	unsigned int windows = 0;
+
+	(void)state;
+	cal_search_run(&p, measure_nothing, &windows, &s);
+	assert_int_equal(s.end, CAL_END_NOT_MET);
+	assert_int_equal(s.best, -1);
+	assert_int_equal(s.n, 1);
+	assert_false(s.pts[0].meets_cap);
+	assert_false(cal_point_measured(&s.pts[0]));
+	cal_search_free(&s);
+
+	/* The throughput phases (no cap) have no best either. */
+	p = params(1, 0);
+	cal_search_run(&p, measure_nothing, &windows, &s);
+	assert_int_equal(s.best, -1);
+	cal_search_free(&s);
+}
+
 static void test_median_of_three(void **state)
 {
 	/* Alternate windows read 100 %, 50 %: two disagree, a third
@@ -590,6 +630,7 @@ int main(void)
 		cmocka_unit_test(test_uncapped_throughput),
 		cmocka_unit_test(test_single_load),
 		cmocka_unit_test(test_median_of_three),
+		cmocka_unit_test(test_no_read_completed_meets_no_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
