@@ -143,7 +143,7 @@ int cmd_doctor(int argc, char **argv)
 	char root[4096] = "";
 	FILE *out = NULL;
 	int rc = EXIT_OK, prc;
-	bool collected = false, ok;
+	bool collected = false, complete = false, ok;
 
 	prc = opts_parse(&doctor_cmd, argc, argv, &o, &st, &err);
 	if (prc != OPTS_OK) {
@@ -195,6 +195,7 @@ int cmd_doctor(int argc, char **argv)
 			doctor_text_print(&p, out);
 		}
 	}
+	complete = rc == EXIT_OK;
 	if (cap.err) {
 		if (!err.msg[0])
 			err_set(&err, EXIT_IO, cap.err,
@@ -210,7 +211,7 @@ int cmd_doctor(int argc, char **argv)
 out:
 	if (err.msg[0] && (rc == EXIT_OK || rc == EXIT_FINDING))
 		rc = err_report(&err);
-	if (out && !cli_close_output(out, &err) && rc == EXIT_OK)
+	if (out && !cli_close_output(out, complete, &err) && rc == EXIT_OK)
 		rc = err_report(&err);
 	if (collected)
 		doctor_free(&rep);
