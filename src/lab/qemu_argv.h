@@ -51,7 +51,8 @@ struct qemu_cell {
 	enum lab_accel accel; /* ACCEL_KVM or ACCEL_TCG */
 	uint64_t memory_bytes;
 	unsigned int smp;
-	const char *image;
+	const char *image; /* a path QEMU opens: "/proc/self/fd/N" */
+	int image_fd; /* N, kept by QEMU; 0 = none (a plain path) */
 	enum lab_format format;
 	enum lab_bus bus;
 	enum engine_kind aio;
