@@ -48,6 +48,7 @@ bool lab_aio_valid(enum engine_kind e);
 struct qemu_cell {
 	const char *qemu; /* qemu-system-x86_64 or a path */
 	const char *kernel, *initrd, *append;
+	int initrd_fd; /* kept by QEMU when initrd is /proc/self/fd/N; 0 none */
 	enum lab_accel accel; /* ACCEL_KVM or ACCEL_TCG */
 	uint64_t memory_bytes;
 	unsigned int smp;
