@@ -68,7 +68,14 @@ static void on_signal_exit(int signo)
 
 void sig_install_exit(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	/* Every signal whose default action ends the process, but SIGPIPE. */
+	static const int sigs[] = {
+		SIGHUP,	 SIGINT,    SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2,
+		SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+#ifdef SIGPOLL
+		SIGPOLL,
+#endif
+	};
 	struct sigaction sa, old;
 
 	memset(&sa, 0, sizeof(sa));

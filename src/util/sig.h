@@ -15,8 +15,9 @@
 void sig_install(void);
 /*
  * For commands that do not poll sig_pending() (doctor, advise, compare,
- * report): SIGINT, SIGTERM and SIGHUP remove the registered files and exit
- * at once. Does nothing where a handler (sig_install()) or SIG_IGN is set;
+ * report): SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2, SIGALRM and the
+ * other signals that would end the process remove the registered files and
+ * exit at once. Does nothing where a handler (sig_install()) or SIG_IGN is set;
  * sig_install() called later replaces it.
  */
 void sig_install_exit(void);

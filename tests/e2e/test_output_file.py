@@ -130,6 +130,21 @@ with tmpdir() as d:
        not leftovers(d, "out.txt"),
        "double Ctrl-C: exit 130, -o file unchanged, no temporary file")
 
+    # A signal iolab does not otherwise handle (SIGUSR1) ends it at once,
+    # still removing the temporary file.
+    p = subprocess.Popen([IOLAB, "run", big, "--size", "20G", "--runtime",
+                          "1s", "--no-progress", "-o", out],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_for_file(big)
+    time.sleep(0.3)
+    p.send_signal(signal.SIGUSR1)
+    p.communicate(timeout=60)
+    ok(p.returncode != 0 and digest(out) == h and
+       not leftovers(d, "out.txt"),
+       "SIGUSR1: -o file unchanged, no temporary file (%d)" % p.returncode)
+    if os.path.exists(big):
+        os.unlink(big)
+
     # Interrupted mid-run: the partial report is a report; it replaces.
     p = subprocess.Popen([IOLAB, "run", os.path.join(d, "s.dat"), "--size",
                           "8M", "--runtime", "60s", "--no-progress", "-o",
