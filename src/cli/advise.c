@@ -204,7 +204,7 @@ int cmd_advise(int argc, char **argv)
 	struct err err = { 0 };
 	FILE *out = NULL;
 	int rc = EXIT_OK, prc;
-	bool ok = true;
+	bool ok = true, complete = false;
 
 	prc = opts_parse(&advise_cmd, argc, argv, &o, &st, &err);
 	if (prc != OPTS_OK) {
@@ -273,12 +273,13 @@ int cmd_advise(int argc, char **argv)
 			advise_text_print(&a, out);
 		}
 	}
+	complete = true;
 	if (adv_report_count(&rep, ADV_ERROR))
 		rc = EXIT_FINDING;
 done:
 	if (err.msg[0])
 		rc = err_report(&err);
-	if (out && !cli_close_output(out, &err) && rc == EXIT_OK)
+	if (out && !cli_close_output(out, complete, &err) && rc == EXIT_OK)
 		rc = err_report(&err);
 	adv_report_free(&rep);
 	opts_state_free(&st);

@@ -174,7 +174,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct err err = { 0 };
 	FILE *out = NULL;
 	int rc = EXIT_OK, prc;
-	bool prepared = false;
+	bool prepared = false, complete = false;
 
 	{
 		struct job_spec d;
@@ -253,13 +253,14 @@ int cmd_calibrate(int argc, char **argv)
 			calibrate_text_print(&rep, out);
 		}
 	}
+	complete = rc == EXIT_OK;
 	if (rc == EXIT_OK)
 		rc = exit_code(&res);
 	if (res.io_error)
 		fprintf(stderr, "iolab: %s\n", res.io_error_msg);
 	calibrate_free(&res);
 out:
-	rc = cli_finish(rc, &err, prepared ? &t : NULL, out);
+	rc = cli_finish(rc, &err, prepared ? &t : NULL, out, complete);
 	warnings_free(&tw);
 	opts_state_free(&st);
 	return rc;

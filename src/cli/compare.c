@@ -63,6 +63,7 @@ int cmd_compare(int argc, char **argv)
 	struct err err = { 0 };
 	FILE *out = NULL;
 	int rc = EXIT_OK, prc, n = 0;
+	bool complete = false;
 
 	prc = opts_parse(&compare_cmd, argc, argv, &o, &st, &err);
 	if (prc != OPTS_OK) {
@@ -103,8 +104,9 @@ int cmd_compare(int argc, char **argv)
 
 		cmp_text_print(&c, &to, out);
 	}
+	complete = true;
 out:
-	if (out && !cli_close_output(out, &err) && rc == EXIT_OK)
+	if (out && !cli_close_output(out, complete, &err) && rc == EXIT_OK)
 		rc = err_report(&err);
 	if (err.msg[0] && rc == EXIT_OK)
 		rc = err_report(&err);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `iolab doctor`: its flags, and the driver from flags to report. */
-#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -61,43 +60,49 @@ static const struct opt_cmd doctor_cmd = {
 	.max_positional = 0,
 };
 
-static bool dir_empty(const char *path)
+/*
+ * --capture DIR: a new directory, or an empty one of ours that no one else
+ * may write to; never someone's files, never through a link. Opened once:
+ * everything is written through that descriptor.
+ */
+static bool capture_dir(const char *dir, struct fsv_capture *cap,
+			struct err *err)
 {
-	struct dirent *de;
-	bool empty = true;
-	DIR *d = opendir(path);
+	int rc;
 
-	if (!d)
-		return false;
-	while (empty && (de = readdir(d)))
-		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
-	closedir(d);
-	return empty;
-}
-
-/* --capture DIR: a new directory, or an empty one; never someone's files. */
-static bool capture_dir(const char *dir, struct err *err)
-{
-	struct stat st;
-
-	if (!stat(dir, &st)) {
-		if (!S_ISDIR(st.st_mode))
-			return err_set(
-				err, EXIT_USAGE, 0,
-				"--capture %s exists and is not a directory; name a new directory",
-				dir);
-		if (!dir_empty(dir))
-			return err_set(
-				err, EXIT_USAGE, 0,
-				"--capture %s is not empty: refusing to write among existing files; name a new directory",
-				dir);
-		return true;
-	}
-	if (mkdir(dir, 0755))
+	if (mkdir(dir, 0755) && errno != EEXIST)
 		return err_set(err, errno == ENOENT ? EXIT_USAGE : EXIT_ENV,
 			       errno, "cannot create --capture %s: %s", dir,
 			       strerror(errno));
-	return true;
+	rc = fsv_capture_open(cap, dir);
+	switch (rc) {
+	case 0:
+		return true;
+	case -ENOTDIR:
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--capture %s exists and is not a directory; name a new directory",
+			dir);
+	case -ELOOP:
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--capture %s is a symbolic link: refusing to write where it points; name a new directory",
+			dir);
+	case -ENOTEMPTY:
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--capture %s is not empty: refusing to write among existing files; name a new directory",
+			dir);
+	case -EPERM:
+		return err_set(
+			err, EXIT_ENV, 0,
+			"--capture %s belongs to another user or others may write to it, so links could be planted in it: refusing; name a new directory",
+			dir);
+	default:
+		return err_set(err, EXIT_ENV, -rc,
+			       "cannot open --capture %s: %s", dir,
+			       strerror(-rc));
+	}
 }
 
 static bool check_opts(struct doctor_cli *o, char *root, size_t rootlen,
@@ -143,7 +148,7 @@ int cmd_doctor(int argc, char **argv)
 	char root[4096] = "";
 	FILE *out = NULL;
 	int rc = EXIT_OK, prc;
-	bool collected = false, ok;
+	bool collected = false, complete = false, ok;
 
 	prc = opts_parse(&doctor_cmd, argc, argv, &o, &st, &err);
 	if (prc != OPTS_OK) {
@@ -162,9 +167,8 @@ int cmd_doctor(int argc, char **argv)
 	if (!out)
 		goto out;
 	if (o.capture) {
-		if (!capture_dir(o.capture, &err))
+		if (!capture_dir(o.capture, &cap, &err))
 			goto out;
-		cap.dir = o.capture;
 		view.cap = &cap;
 	}
 	dopts.all = o.all;
@@ -195,6 +199,7 @@ int cmd_doctor(int argc, char **argv)
 			doctor_text_print(&p, out);
 		}
 	}
+	complete = rc == EXIT_OK;
 	if (cap.err) {
 		if (!err.msg[0])
 			err_set(&err, EXIT_IO, cap.err,
@@ -210,8 +215,9 @@ int cmd_doctor(int argc, char **argv)
 out:
 	if (err.msg[0] && (rc == EXIT_OK || rc == EXIT_FINDING))
 		rc = err_report(&err);
-	if (out && !cli_close_output(out, &err) && rc == EXIT_OK)
+	if (out && !cli_close_output(out, complete, &err) && rc == EXIT_OK)
 		rc = err_report(&err);
+	fsv_capture_close(&cap);
 	if (collected)
 		doctor_free(&rep);
 	opts_state_free(&st);

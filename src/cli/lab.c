@@ -228,6 +228,7 @@ int cmd_lab(int argc, char **argv)
 	struct err err = { 0 };
 	FILE *out = NULL;
 	int rc = EXIT_OK, prc;
+	bool complete = false;
 
 	lab_opts_defaults(&c.lo);
 	c.accel = (int)c.lo.accel;
@@ -274,6 +275,7 @@ int cmd_lab(int argc, char **argv)
 	} else {
 		lab_text_print(&rep, out);
 	}
+	complete = rc == EXIT_OK;
 	if (rep.partial)
 		rc = sig_exit_code(rep.stop_signal);
 	else
@@ -281,7 +283,7 @@ int cmd_lab(int argc, char **argv)
 			if (rep.cells[i].status == LAB_FAILED)
 				rc = EXIT_ENV;
 out:
-	rc = cli_finish(rc, &err, NULL, out);
+	rc = cli_finish(rc, &err, NULL, out, complete);
 	lab_report_free(&rep);
 	opts_state_free(&st);
 	return rc;

@@ -120,7 +120,7 @@ int cmd_mark(int argc, char **argv)
 	FILE *out = NULL;
 	const char *path;
 	int rc = EXIT_OK, prc;
-	bool prepared = false;
+	bool prepared = false, complete = false;
 
 	suite_cli_init(&c);
 	prc = opts_parse(&mark_cmd, argc, argv, &c, &st, &err);
@@ -166,13 +166,14 @@ int cmd_mark(int argc, char **argv)
 			mark_text_print(&rep, out);
 		}
 	}
+	complete = rc == EXIT_OK;
 	if (res.errors)
 		rc = EXIT_IO;
 	else if (res.stop_signal)
 		rc = sig_exit_code(res.stop_signal);
 	mark_result_free(&res);
 out:
-	rc = cli_finish(rc, &err, prepared ? &t : NULL, out);
+	rc = cli_finish(rc, &err, prepared ? &t : NULL, out, complete);
 	warnings_free(&tw);
 	opts_state_free(&st);
 	return rc;

@@ -186,7 +186,7 @@ int cmd_matrix(int argc, char **argv)
 	char eta[32], proc[128], sz[32], fill[96] = "";
 	unsigned int cells;
 	int rc = EXIT_OK, prc;
-	bool prepared = false;
+	bool prepared = false, complete = false;
 
 	suite_cli_init(&c);
 	c.s.runs = 1;
@@ -244,6 +244,7 @@ int cmd_matrix(int argc, char **argv)
 			matrix_text_print(&rep, out);
 		}
 	}
+	complete = rc == EXIT_OK;
 	for (unsigned int k = 0; k < res.ncells; k++)
 		if (res.cells[k].mark.errors && rc == EXIT_OK)
 			rc = EXIT_IO;
@@ -251,7 +252,7 @@ int cmd_matrix(int argc, char **argv)
 		rc = sig_exit_code(res.stop_signal);
 	matrix_result_free(&res);
 out:
-	rc = cli_finish(rc, &err, prepared ? &t : NULL, out);
+	rc = cli_finish(rc, &err, prepared ? &t : NULL, out, complete);
 	warnings_free(&tw);
 	opts_state_free(&st);
 	return rc;

@@ -63,6 +63,7 @@ int cmd_report(int argc, char **argv)
 	struct err err = { 0 };
 	FILE *out = NULL;
 	int rc = EXIT_OK, prc, n = 0;
+	bool complete = false;
 
 	prc = opts_parse(&report_cmd, argc, argv, &o, &st, &err);
 	if (prc != OPTS_OK) {
@@ -98,8 +99,9 @@ int cmd_report(int argc, char **argv)
 		if (!html_write(docs, (size_t)n, &ho, out, &err))
 			goto out;
 	}
+	complete = true;
 out:
-	if (out && !cli_close_output(out, &err) && rc == EXIT_OK)
+	if (out && !cli_close_output(out, complete, &err) && rc == EXIT_OK)
 		rc = err_report(&err);
 	else if (out && !err.msg[0] && o.output && strcmp(o.output, "-"))
 		fprintf(stderr, "iolab: wrote %s (%d result%s)\n", o.output, n,

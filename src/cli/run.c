@@ -133,7 +133,7 @@ int cmd_run(int argc, char **argv)
 	struct runner_opts ro = { .label = "iolab run" };
 	FILE *out = NULL;
 	int rc = EXIT_OK, prc;
-	bool prepared = false;
+	bool prepared = false, complete = false;
 
 	job_defaults(&o.j);
 	o.rw = (int)o.j.rw;
@@ -210,13 +210,14 @@ int cmd_run(int argc, char **argv)
 			run_text_print(&rep, out);
 		}
 	}
+	complete = rc == EXIT_OK;
 	if (res.errors)
 		rc = EXIT_IO;
 	else if (res.stop_signal)
 		rc = sig_exit_code(res.stop_signal);
 	result_free(&res);
 out:
-	rc = cli_finish(rc, &err, prepared ? &t : NULL, out);
+	rc = cli_finish(rc, &err, prepared ? &t : NULL, out, complete);
 	warnings_free(&tw);
 	opts_state_free(&st);
 	return rc;

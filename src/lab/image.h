@@ -2,20 +2,27 @@
 /*
  * The lab's disk images: created by qemu-img (raw or qcow2, preallocated
  * with falloc so that no write of the suite allocates), only at a path
- * that did not exist, and removed after; Ctrl-C included.
+ * that did not exist, and removed after; Ctrl-C included. The file iolab
+ * created is held open, and qemu-img and QEMU are given it as
+ * /proc/self/fd/N (the descriptor passed down), never by its name again:
+ * a name swapped for a link meanwhile cannot make them write elsewhere.
  */
 #ifndef IOLAB_LAB_IMAGE_H
 #define IOLAB_LAB_IMAGE_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "qemu_argv.h"
 
 struct err;
 
 struct lab_image {
-	char path[4096];
+	char path[4096]; /* the name, for messages and removal */
+	int fd; /* the file created, >= 3; -1 none */
+	char fdpath[32]; /* "/proc/self/fd/N": what children open */
+	struct stat st; /* of the file created */
 	enum lab_format format;
 	uint64_t bytes;
 	int cleanup_handle;

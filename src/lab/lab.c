@@ -67,6 +67,8 @@ struct lab_ctx {
 	char qemu_img[PATH_MAX];
 	char initrd[PATH_MAX];
 	int initrd_cleanup;
+	int initrd_fd; /* held open: QEMU reads it as /proc/self/fd/N */
+	char initrd_fdpath[32];
 	struct lab_kernel kernel;
 	char image_dir[PATH_MAX];
 	bool disk_is_file;
@@ -247,7 +249,7 @@ static bool build_initrd(struct lab_ctx *x, struct err *err)
 	}
 	snprintf(x->initrd, sizeof(x->initrd), "%s/iolab-lab-XXXXXX.cpio",
 		 tmp && *tmp ? tmp : "/tmp");
-	fd = ok ? mkstemps(x->initrd, 5) : -1;
+	fd = ok ? mkostemps(x->initrd, 5, O_CLOEXEC) : -1;
 	if (ok && fd < 0)
 		ok = err_set(err, EXIT_ENV, errno,
 			     "cannot create the guest initramfs in %s: %s",
@@ -263,9 +265,20 @@ static bool build_initrd(struct lab_ctx *x, struct err *err)
 	spec.conf = conf;
 	if (ok)
 		ok = initramfs_write(fd, &spec, err);
-	if (fd >= 0 && close(fd) && ok)
-		ok = err_set(err, EXIT_ENV, errno, "cannot write %s: %s",
-			     x->initrd, strerror(errno));
+	/* Kept at >= 3 (a child's 0-2 are replaced) for QEMU to read. */
+	if (fd >= 0 && fd < 3) {
+		int hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+		close(fd);
+		fd = hi;
+		if (fd < 0 && ok)
+			ok = err_set(err, EXIT_ENV, errno,
+				     "cannot hold %s open: %s", x->initrd,
+				     strerror(errno));
+	}
+	x->initrd_fd = fd;
+	snprintf(x->initrd_fdpath, sizeof(x->initrd_fdpath), "/proc/self/fd/%d",
+		 fd);
 	free(suite_line);
 	free(conf);
 	for (int b = 0; b < BUS_COUNT; b++)
@@ -276,6 +289,9 @@ static bool build_initrd(struct lab_ctx *x, struct err *err)
 
 static void remove_initrd(struct lab_ctx *x)
 {
+	if (x->initrd_fd >= 0)
+		close(x->initrd_fd);
+	x->initrd_fd = -1;
 	if (!x->initrd[0])
 		return;
 	unlink(x->initrd);
@@ -430,12 +446,14 @@ static void run_once(struct lab_ctx *x, struct lab_cell *c,
 	struct qemu_cell q = {
 		.qemu = o->qemu,
 		.kernel = x->kernel.path,
-		.initrd = x->initrd,
+		.initrd = x->initrd_fdpath,
+		.initrd_fd = x->initrd_fd,
 		.append = append,
 		.accel = accel,
 		.memory_bytes = o->memory_bytes,
 		.smp = o->smp,
-		.image = im->path,
+		.image = im->fdpath,
+		.image_fd = im->fd,
 		.format = c->format,
 		.bus = c->bus,
 		.aio = c->aio,
@@ -623,7 +641,9 @@ static void make_cells(const struct lab_opts *o, struct lab_report *r)
 
 bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 {
-	struct lab_ctx x = { .o = o, .r = r, .initrd_cleanup = -1 };
+	struct lab_ctx x = {
+		.o = o, .r = r, .initrd_cleanup = -1, .initrd_fd = -1
+	};
 	uint64_t t0 = clock_ns();
 	bool *ran, ok = true;
 	unsigned int nrefuse = 0;

@@ -162,7 +162,17 @@ static bool capture_read(int fd, struct capture *c)
 int proc_run(char *const *argv, char **out, size_t *out_len, char **errout,
 	     uint64_t timeout_ns, struct err *err)
 {
+	return proc_run_fds(argv, NULL, 0, out, out_len, errout, timeout_ns,
+			    err);
+}
+
+int proc_run_fds(char *const *argv, const int *pass_fds, int npass, char **out,
+		 size_t *out_len, char **errout, uint64_t timeout_ns,
+		 struct err *err)
+{
 	struct proc_spec s = { .argv = argv,
+			       .pass_fds = pass_fds,
+			       .npass = npass,
 			       .capture_out = true,
 			       .capture_err = true };
 	struct capture c[2] = { { 0 } };

@@ -50,6 +50,11 @@ int proc_kill(struct proc *p);
 int proc_run(char *const *argv, char **out, size_t *out_len, char **errout,
 	     uint64_t timeout_ns, struct err *err);
 
+/* proc_run, the child keeping @pass_fds (same numbers). */
+int proc_run_fds(char *const *argv, const int *pass_fds, int npass, char **out,
+		 size_t *out_len, char **errout, uint64_t timeout_ns,
+		 struct err *err);
+
 /* argv as one line for messages: "qemu-img create -f raw x.img 1G". */
 char *proc_argv_str(char *const *argv);
 

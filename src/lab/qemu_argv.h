@@ -48,10 +48,12 @@ bool lab_aio_valid(enum engine_kind e);
 struct qemu_cell {
 	const char *qemu; /* qemu-system-x86_64 or a path */
 	const char *kernel, *initrd, *append;
+	int initrd_fd; /* kept by QEMU when initrd is /proc/self/fd/N; 0 none */
 	enum lab_accel accel; /* ACCEL_KVM or ACCEL_TCG */
 	uint64_t memory_bytes;
 	unsigned int smp;
-	const char *image;
+	const char *image; /* a path QEMU opens: "/proc/self/fd/N" */
+	int image_fd; /* N, kept by QEMU; 0 = none (a plain path) */
 	enum lab_format format;
 	enum lab_bus bus;
 	enum engine_kind aio;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The lab guest's suite: iolab mark with the lab's settings; see suite.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "suite.h"
 #include "../core/target.h"
@@ -199,7 +201,7 @@ int lab_suite_run(const struct lab_suite *s, const char *dev,
 	struct target t;
 	bool ok, wrote = false;
 	FILE *f;
-	int rc;
+	int fd, rc;
 
 	tests = strrchr(conf, ' ') + 1;
 	tests[strcspn(tests, "\n")] = '\0';
@@ -220,7 +222,12 @@ int lab_suite_run(const struct lab_suite *s, const char *dev,
 				    .target = &t,
 				    .res = &r,
 				    .warnings = &w };
-	f = fopen(json_path, "we");
+	/* A new file: never one that was there, never through a link. */
+	fd = open(json_path,
+		  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f && fd >= 0)
+		close(fd);
 	if (f) {
 		struct err e2 = { 0 };
 

@@ -162,7 +162,7 @@ bool vm_run(struct qemu_cell *c, const struct vm_limits *l, vm_event_fn fn,
 		.fn = fn,
 		.ctx = ctx,
 	};
-	int con[2], chan[2], pass[2], fds[3];
+	int con[2], chan[2], pass[4], fds[3];
 	bool open_fd[3] = { true, true, true };
 	struct proc_spec ps = { 0 };
 	struct proc p;
@@ -188,6 +188,10 @@ bool vm_run(struct qemu_cell *c, const struct vm_limits *l, vm_event_fn fn,
 	ps.argv = argv;
 	ps.pass_fds = pass;
 	ps.npass = 2;
+	if (c->image_fd > 2)
+		pass[ps.npass++] = c->image_fd;
+	if (c->initrd_fd > 2)
+		pass[ps.npass++] = c->initrd_fd;
 	ps.capture_err = true;
 	ps.own_group = true;
 	chan_parser_init(&s.parser);

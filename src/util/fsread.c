@@ -41,11 +41,69 @@ static void cap_fail(struct fsv_capture *c, const char *path, int e)
 	snprintf(c->err_path, sizeof(c->err_path), "%s%s", c->dir, path);
 }
 
+int fsv_capture_open(struct fsv_capture *c, const char *dir)
+{
+	struct dirent *de;
+	struct stat st;
+	bool empty = true;
+	int fd, dfd, rc = 0;
+	DIR *d;
+
+	c->open = false;
+	c->dir = dir;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		/* O_DIRECTORY says ENOTDIR for a link to a directory too. */
+		if (rc == -ENOTDIR && !lstat(dir, &st) && S_ISLNK(st.st_mode))
+			rc = -ELOOP;
+		return rc;
+	}
+	if (fstat(fd, &st))
+		rc = -errno;
+	else if (st.st_uid != geteuid() || (st.st_mode & 022))
+		rc = -EPERM;
+	dfd = rc ? -1 : dup(fd);
+	d = dfd < 0 ? NULL : fdopendir(dfd);
+	if (!rc && !d)
+		rc = -errno;
+	while (d && empty && (de = readdir(d)))
+		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	else if (dfd >= 0)
+		close(dfd);
+	if (!rc && !empty)
+		rc = -ENOTEMPTY;
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	c->dirfd = fd;
+	c->open = true;
+	return 0;
+}
+
+void fsv_capture_close(struct fsv_capture *c)
+{
+	if (c->open)
+		close(c->dirfd);
+	c->open = false;
+}
+
+/* "." and "..": a capture path is canonical; these would step outside. */
+static bool dot_name(const char *p, size_t n)
+{
+	return (n == 1 && p[0] == '.') ||
+	       (n == 2 && p[0] == '.' && p[1] == '.');
+}
+
 /*
  * Open the directory that holds @vpath's last component inside the
- * capture, creating missing directories and never following a symlink,
- * so nothing is ever written outside the capture. Returns a dirfd and the
- * leaf name, or -1.
+ * capture (from its descriptor, never by its path again), creating
+ * missing directories and never following a symlink or "..", so nothing
+ * is ever written outside the capture. Returns a dirfd and the leaf
+ * name, or -1.
  */
 static int cap_parent(struct fsv_capture *c, const char *vpath,
 		      const char **leaf)
@@ -57,9 +115,11 @@ static int cap_parent(struct fsv_capture *c, const char *vpath,
 		cap_fail(c, vpath, ENAMETOOLONG);
 		return -1;
 	}
-	fd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = c->open ?
+		     openat(c->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) :
+		     -1;
 	if (fd < 0) {
-		cap_fail(c, "", errno);
+		cap_fail(c, "", c->open ? errno : EBADF);
 		return -1;
 	}
 	p = buf;
@@ -67,6 +127,11 @@ static int cap_parent(struct fsv_capture *c, const char *vpath,
 		p++;
 	while ((slash = strchr(p, '/'))) {
 		*slash = '\0';
+		if (dot_name(p, strlen(p))) {
+			cap_fail(c, vpath, EINVAL);
+			close(fd);
+			return -1;
+		}
 		if (*p) {
 			if (mkdirat(fd, p, 0755) && errno != EEXIST) {
 				cap_fail(c, vpath, errno);
@@ -88,6 +153,11 @@ static int cap_parent(struct fsv_capture *c, const char *vpath,
 			p++;
 	}
 	*leaf = vpath + (p - buf);
+	if (dot_name(*leaf, strlen(*leaf))) {
+		cap_fail(c, vpath, EINVAL);
+		close(fd);
+		return -1;
+	}
 	return fd;
 }
 

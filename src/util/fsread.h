@@ -21,12 +21,27 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Where a capture goes, and the first failure to write it. */
+/*
+ * Where a capture goes, and the first failure to write it. Opened with
+ * fsv_capture_open(); everything is written through its descriptor.
+ */
 struct fsv_capture {
-	const char *dir; /* existing directory, ours to fill */
+	const char *dir; /* for messages */
+	int dirfd; /* the directory, checked once */
+	bool open; /* dirfd is valid */
 	int err; /* first errno writing it, 0 if none */
 	char err_path[PATH_MAX];
 };
+
+/*
+ * Open @dir (an existing directory, not a link) as the capture: it must be
+ * empty, ours (owner = effective uid) and writable by no one else, so that
+ * nobody can plant links or hard links in it while we fill it. Returns 0,
+ * or -ELOOP (a link), -ENOTDIR, -ENOTEMPTY, -EPERM (someone else's or
+ * writable by others) or another -errno.
+ */
+int fsv_capture_open(struct fsv_capture *c, const char *dir);
+void fsv_capture_close(struct fsv_capture *c);
 
 struct fsview {
 	const char *root; /* "" = the live system */

@@ -159,6 +159,35 @@ void sig_install(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+static void on_signal_exit(int signo)
+{
+	cleanup_all();
+	_exit(128 + signo);
+}
+
+void sig_install_exit(void)
+{
+	/* Every signal whose default action ends the process, but SIGPIPE. */
+	static const int sigs[] = {
+		SIGHUP,	 SIGINT,    SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2,
+		SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+#ifdef SIGPOLL
+		SIGPOLL,
+#endif
+	};
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal_exit;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) &&
+		    old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+}
+
 int sig_pending(void)
 {
 	return __atomic_load_n(&stop_signo, __ATOMIC_RELAXED);

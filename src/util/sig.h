@@ -14,6 +14,14 @@
 #include <sys/types.h>
 
 void sig_install(void);
+/*
+ * For commands that do not poll sig_pending() (doctor, advise, compare,
+ * report): SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2, SIGALRM and the
+ * other signals that would end the process remove the registered files and
+ * exit at once. Does nothing where a handler (sig_install()) or SIG_IGN is set;
+ * sig_install() called later replaces it.
+ */
+void sig_install_exit(void);
 /* The signal that asked us to stop, or 0. Cheap: one relaxed load. */
 int sig_pending(void);
 /* Ask to stop as if by this signal (used by tests and the watchdog). */

@@ -151,7 +151,51 @@ def test_refusals():
         ok(rc == 1, "--capture and --sysroot the same directory refused")
 
 
+def test_planted_links():
+    """Nothing is written through a link planted at or in the capture."""
+    with tmpdir() as d:
+        victim = os.path.join(d, "victim")
+        os.mkdir(victim)
+        link = os.path.join(d, "cap")
+        os.symlink(victim, link)
+        rc, out, err = run(["doctor", "--capture", link])
+        ok(rc == 1 and "symbolic link" in err and out == "",
+           "--capture onto a link to an empty directory refused (%d: %s)"
+           % (rc, err.strip()))
+        ok(os.listdir(victim) == [], "nothing written where the link points")
+        # A directory others may write to: they could plant links in it.
+        shared = os.path.join(d, "shared")
+        os.mkdir(shared)
+        os.chmod(shared, 0o777)
+        rc, out, err = run(["doctor", "--capture", shared])
+        ok(rc == 2 and "others may write" in err,
+           "--capture into a world-writable directory refused (%d: %s)"
+           % (rc, err.strip()))
+        ok(os.listdir(shared) == [], "nothing written into it")
+        if os.geteuid() == 0:
+            theirs = os.path.join(d, "theirs")
+            os.mkdir(theirs, 0o755)
+            os.chown(theirs, 65534, 65534)
+            rc, out, err = run(["doctor", "--capture", theirs])
+            ok(rc == 2 and "another user" in err and
+               os.listdir(theirs) == [],
+               "--capture into another user's directory refused")
+        # -o inside the capture tree's parent through a planted link: the
+        # report replaces the link; the file it pointed to is untouched.
+        target = os.path.join(d, "precious")
+        with open(target, "w") as f:
+            f.write("precious\n")
+        olink = os.path.join(d, "report.txt")
+        os.symlink(target, olink)
+        rc, out, err = run(["doctor", "--capture", os.path.join(d, "c2"),
+                            "-o", olink])
+        ok(rc in (0, 4) and open(target).read() == "precious\n" and
+           not os.path.islink(olink) and os.path.getsize(olink) > 0,
+           "-o through a planted link replaces the link, not its target")
+
+
 test_live_round_trip()
 test_probe_round_trip()
 test_refusals()
+test_planted_links()
 done()

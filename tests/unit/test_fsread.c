@@ -151,7 +151,7 @@ static void test_capture_replays(void **state)
 	path_of(root, "tree");
 	path_of(capdir, "cap");
 	mkdir(capdir, 0755);
-	cap.dir = capdir;
+	assert_int_equal(fsv_capture_open(&cap, capdir), 0);
 	live = (struct fsview){ .root = root, .cap = &cap };
 	assert_true(fsv_read(&live, "/etc/os-release", buf, sizeof(buf)) > 0);
 	assert_true(fsv_read(&live, "/sys/block/vda/size", buf, sizeof(buf)) >
@@ -185,6 +185,7 @@ static void test_capture_replays(void **state)
 			 -ENOENT);
 	assert_int_equal(
 		fsv_read(&replay, FSV_FACTS "/cpuid", buf, sizeof(buf)), 16);
+	fsv_capture_close(&cap);
 }
 
 static void test_failures_replayed(void **state)
@@ -197,7 +198,7 @@ static void test_failures_replayed(void **state)
 	path_of(root, "tree");
 	path_of(capdir, "cap2");
 	mkdir(capdir, 0755);
-	cap.dir = capdir;
+	assert_int_equal(fsv_capture_open(&cap, capdir), 0);
 	live = (struct fsview){ .root = root, .cap = &cap };
 	/* A directory where a file is expected: EISDIR, and so it stays. */
 	assert_int_equal(fsv_read(&live, "/usr/lib", buf, sizeof(buf)),
@@ -211,6 +212,7 @@ static void test_failures_replayed(void **state)
 	assert_int_equal(fsv_read(&replay, "/sys/kernel/secret", buf,
 				  sizeof(buf)),
 			 -EACCES);
+	fsv_capture_close(&cap);
 }
 
 static void test_fifo_not_opened(void **state)
@@ -241,15 +243,69 @@ static void test_capture_stays_inside(void **state)
 	path_of(outside, "outside");
 	mkdir(capdir, 0755);
 	mkdir(outside, 0755);
-	/* A link planted in the capture must not lead writes out of it. */
+	assert_int_equal(fsv_capture_open(&cap, capdir), 0);
+	/* A link in the capture must not lead writes out of it. */
 	link_to("cap3/usr", outside);
-	cap.dir = capdir;
 	live = (struct fsview){ .root = root, .cap = &cap };
 	assert_true(fsv_read(&live, "/usr/lib/os-release", buf, sizeof(buf)) >
 		    0);
 	assert_int_not_equal(cap.err, 0);
 	path_of(p, "outside/lib");
 	assert_int_not_equal(stat(p, &st), 0);
+	/* Nor a "..": nothing is written beside the capture. */
+	cap.err = 0;
+	fsv_save(&live, "/../escaped", "x", 1);
+	fsv_save(&live, "/sys/../../escaped2", "x", 1);
+	assert_int_equal(cap.err, EINVAL);
+	path_of(p, "escaped");
+	assert_int_not_equal(lstat(p, &st), 0);
+	path_of(p, "escaped2");
+	assert_int_not_equal(lstat(p, &st), 0);
+	fsv_capture_close(&cap);
+}
+
+/* The capture directory is checked once and written through its fd. */
+static void test_capture_dir_held(void **state)
+{
+	char root[PATH_MAX], capdir[PATH_MAX], moved[PATH_MAX];
+	char outside[PATH_MAX], p[PATH_MAX], buf[64];
+	struct fsv_capture cap = { 0 };
+	struct fsview live;
+	struct stat st;
+
+	(void)state;
+	path_of(root, "tree");
+	path_of(capdir, "cap4");
+	path_of(moved, "cap4-moved");
+	path_of(outside, "outside4");
+	mkdir(capdir, 0755);
+	mkdir(outside, 0755);
+	assert_int_equal(fsv_capture_open(&cap, capdir), 0);
+	/* Swapped for a link after the check: writes still go to the dir. */
+	assert_int_equal(rename(capdir, moved), 0);
+	assert_int_equal(symlink(outside, capdir), 0);
+	live = (struct fsview){ .root = root, .cap = &cap };
+	assert_true(fsv_read(&live, "/usr/lib/os-release", buf, sizeof(buf)) >
+		    0);
+	assert_int_equal(cap.err, 0);
+	path_of(p, "outside4/usr");
+	assert_int_not_equal(lstat(p, &st), 0);
+	path_of(p, "cap4-moved/usr/lib/os-release");
+	assert_int_equal(lstat(p, &st), 0);
+	fsv_capture_close(&cap);
+
+	/* A link, a non-empty directory, one others may write to: refused. */
+	assert_int_equal(fsv_capture_open(&cap, capdir), -ELOOP);
+	assert_int_equal(fsv_capture_open(&cap, moved), -ENOTEMPTY);
+	path_of(p, "cap5");
+	mkdir(p, 0755);
+	chmod(p, 0777);
+	assert_int_equal(fsv_capture_open(&cap, p), -EPERM);
+	assert_false(cap.open);
+	/* Never opened: nothing is written (a zeroed dirfd is stdin). */
+	memset(&cap, 0, sizeof(cap));
+	fsv_save(&live, FSV_FACTS "/x", "x", 1);
+	assert_int_equal(cap.err, EBADF);
 }
 
 int main(void)
@@ -261,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_failures_replayed),
 		cmocka_unit_test(test_fifo_not_opened),
 		cmocka_unit_test(test_capture_stays_inside),
+		cmocka_unit_test(test_capture_dir_held),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
