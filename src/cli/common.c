@@ -237,7 +237,13 @@ FILE *cli_open_output(const char *path, const char *target, struct err *err)
 		goto fail;
 	}
 	snprintf(full, sizeof(full), "%s/%s", dir, outfile.tmp);
-	outfile.cleanup = cleanup_add(full);
+	/* Removed only while the name is still our file (a signal too). */
+	if (!fstat(fd, &lst))
+		outfile.cleanup = cleanup_add_inode(outfile.dirfd, outfile.tmp,
+						    full, lst.st_dev,
+						    lst.st_ino);
+	else
+		outfile.cleanup = cleanup_add(full);
 	if (mode != 0644)
 		(void)fchmod(fd, mode);
 	outfile.f = fdopen(fd, "w");

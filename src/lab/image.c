@@ -76,6 +76,10 @@ bool image_create(struct lab_image *im, const char *qemu_img, const char *path,
 		image_remove(im);
 		return false;
 	}
+	/* From now on a signal removes the name only while it is our file. */
+	cleanup_remove(im->cleanup_handle);
+	im->cleanup_handle =
+		cleanup_add_inode(-1, NULL, path, im->st.st_dev, im->st.st_ino);
 	snprintf(size, sizeof(size), "%llu", (unsigned long long)bytes);
 	rc = proc_run_fds(argv, &im->fd, 1, NULL, NULL, &errout,
 			  600000000000ull, err);

@@ -145,6 +145,7 @@ static const int stop_signals[] = {
 	SIGSTKFLT,
 #endif
 };
+#define NSTOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
 
 void sig_install(void)
 {
@@ -153,8 +154,7 @@ void sig_install(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]);
-	     i++)
+	for (size_t i = 0; i < NSTOP; i++)
 		sigaction(stop_signals[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
@@ -167,25 +167,18 @@ static void on_signal_exit(int signo)
 
 void sig_install_exit(void)
 {
-	/* Every signal whose default action ends the process, but SIGPIPE. */
-	static const int sigs[] = {
-		SIGHUP,	 SIGINT,    SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2,
-		SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
-#ifdef SIGPOLL
-		SIGPOLL,
-#endif
-	};
 	struct sigaction sa, old;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal_exit;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (!sigaction(sigs[i], NULL, &old) &&
+	/* The same signals as sig_install(): every one that would end us. */
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaddset(&sa.sa_mask, stop_signals[i]);
+	for (size_t i = 0; i < NSTOP; i++)
+		if (!sigaction(stop_signals[i], NULL, &old) &&
 		    old.sa_handler == SIG_DFL)
-			sigaction(sigs[i], &sa, NULL);
+			sigaction(stop_signals[i], &sa, NULL);
 }
 
 int sig_pending(void)
