@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "lab/guest.h"
+#include "cmd/commands.h"
+#include "cmd/lab/guest.h"
 #include "util/err.h"
 
 struct command {

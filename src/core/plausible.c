@@ -12,7 +12,7 @@
 
 #include "plausible.h"
 #include "target.h"
-#include "../report/result.h"
+#include "result.h"
 #include "../util/xmem.h"
 
 /* No disk answers a read faster than this; below it is a cache (RAM). */

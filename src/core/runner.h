@@ -12,7 +12,7 @@
 
 #include "job.h"
 #include "target.h"
-#include "../report/result.h"
+#include "result.h"
 
 struct err;
 

@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "result.h"
+#include "../core/result.h"
 
 struct err;
 struct target;

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag/advise_qemu.h"
-#include "diag/advise_rules.h"
-#include "report/advise_report.h"
+#include "cmd/advise/advise_qemu.h"
+#include "cmd/advise/advise_rules.h"
+#include "cmd/advise/advise_report.h"
 #include "util/err.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -13,10 +13,10 @@
 
 #include <cmocka.h>
 
-#include "diag/advise_model.h"
-#include "diag/advise_qjson.h"
-#include "diag/advise_qopts.h"
-#include "diag/advise_shell.h"
+#include "cmd/advise/advise_model.h"
+#include "cmd/advise/advise_qjson.h"
+#include "cmd/advise/advise_qopts.h"
+#include "cmd/advise/advise_shell.h"
 #include "util/err.h"
 
 static void test_qopts_escaping(void **state)

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "diag/advise_model.h"
-#include "diag/advise_qemu.h"
+#include "cmd/advise/advise_model.h"
+#include "cmd/advise/advise_qemu.h"
 #include "util/err.h"
 
 static const struct adv_ctx ctx = { .probe = false, .proc_root = "/proc" };

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "suite/calibrate.h"
+#include "cmd/calibrate/calibrate_suite.h"
 #include "util/fsread.h"
 
 static void test_split(void **state)

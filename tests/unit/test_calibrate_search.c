@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "suite/calibrate_search.h"
+#include "cmd/calibrate/calibrate_search.h"
 
 #define MS 1e6
 #define US 1e3

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "lab/channel.h"
+#include "cmd/lab/channel.h"
 
 static void test_fragments(void **state)
 {

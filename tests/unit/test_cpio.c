@@ -19,9 +19,9 @@
 
 #include <cmocka.h>
 
-#include "lab/cpio.h"
-#include "lab/initramfs.h"
-#include "lab/kmod.h"
+#include "cmd/lab/cpio.h"
+#include "cmd/lab/initramfs.h"
+#include "cmd/lab/kmod.h"
 #include "util/err.h"
 
 struct entry {

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "stats/hist.h"
+#include "core/hist.h"
 #include "util/prng.h"
 
 static struct hist *new_hist(void)

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "lab/image.h"
+#include "cmd/lab/image.h"
 #include "util/err.h"
 
 static char base[PATH_MAX], fake[PATH_MAX + 16], img[PATH_MAX + 16];

@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "lab/kmod.h"
-#include "lab/qemu_argv.h"
+#include "cmd/lab/kmod.h"
+#include "cmd/lab/qemu_argv.h"
 #include "util/err.h"
 
 static char tree[64];

@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "suite/mark.h"
-#include "suite/matrix.h"
+#include "cmd/mark/mark_suite.h"
+#include "cmd/matrix/matrix_suite.h"
 #include "util/err.h"
 
 #define SEC 1000000000ull

@@ -17,8 +17,8 @@
 
 #include "report/csv.h"
 #include "report/json_read.h"
-#include "report/mark_csv.h"
-#include "stats/hist.h"
+#include "cmd/mark/mark_csv.h"
+#include "core/hist.h"
 #include "util/err.h"
 #include "util/warn.h"
 

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "cli/opts.h"
+#include "cmd/opts.h"
 #include "util/err.h"
 
 struct o {

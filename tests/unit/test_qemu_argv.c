@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "lab/qemu_argv.h"
+#include "cmd/lab/qemu_argv.h"
 
 static struct qemu_cell cell(enum lab_bus bus, enum engine_kind aio,
 			     enum cache_mode cache)

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "report/csv.h"
-#include "report/html_impl.h"
+#include "report/html/html_impl.h"
 #include "report/json_read.h"
 #include "util/err.h"
 

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `iolab advise`: its flags, and the driver from sources to findings. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../commands.h"
+#include "../common.h"
+#include "../opts.h"
+#include "advise_libvirt.h"
+#include "advise_proxmox.h"
+#include "advise_qemu.h"
+#include "advise_rules.h"
+#include "advise_scan.h"
+#include "advise_report.h"
+#include "../../util/err.h"
+#include "../../util/xmem.h"
+
+/* A --qemu-args-file larger than this is not a command line. */
+#define ARGS_FILE_MAX (16u << 20)
+
+enum src_kind { SRC_ARGS, SRC_ARGS_FILE, SRC_LIBVIRT, SRC_PROXMOX };
+
+struct src {
+	enum src_kind kind;
+	const char *value;
+};
+
+struct advise_opts {
+	bool running, json, csv, no_probe, rules;
+	const char *output, *pve_storage;
+	struct src *src;
+	size_t nsrc;
+};
+
+static bool add_src(void *o, enum src_kind kind, const char *arg)
+{
+	struct advise_opts *a = o;
+
+	a->src = xrealloc(a->src, (a->nsrc + 1) * sizeof(*a->src));
+	a->src[a->nsrc].kind = kind;
+	a->src[a->nsrc++].value = arg;
+	return true;
+}
+
+static bool set_args(void *o, const char *arg, struct err *err)
+{
+	(void)err;
+	return add_src(o, SRC_ARGS, arg);
+}
+
+static bool set_args_file(void *o, const char *arg, struct err *err)
+{
+	(void)err;
+	return add_src(o, SRC_ARGS_FILE, arg);
+}
+
+static bool set_libvirt(void *o, const char *arg, struct err *err)
+{
+	(void)err;
+	return add_src(o, SRC_LIBVIRT, arg);
+}
+
+static bool set_proxmox(void *o, const char *arg, struct err *err)
+{
+	(void)err;
+	return add_src(o, SRC_PROXMOX, arg);
+}
+
+#define OFF(f) offsetof(struct advise_opts, f)
+
+static const struct opt advise_table[] = {
+	{ .kind = OPT_GROUP,
+	  .name = "",
+	  .help = "Sources (several may be given; none: --running)" },
+	{ "running", 0, OPT_FLAG, NULL, OFF(running),
+	  "the running QEMU processes (/proc/*/cmdline of qemu-system-*, qemu-kvm, kvm)" },
+	{ "qemu-args", 0, OPT_CALL, "STRING", 0,
+	  "a QEMU command line, quoted as for a shell", NULL, 0, 0, set_args },
+	{ "qemu-args-file", 0, OPT_CALL, "FILE", 0,
+	  "a file holding QEMU command lines (a script, a libvirt log; - is stdin)",
+	  NULL, 0, 0, set_args_file },
+	{ "libvirt", 0, OPT_CALL, "FILE", 0,
+	  "a libvirt domain XML (virsh dumpxml, QNAP Virtualization Station)",
+	  NULL, 0, 0, set_libvirt },
+	{ "proxmox", 0, OPT_CALL, "FILE", 0,
+	  "a Proxmox VM config (/etc/pve/qemu-server/VMID.conf)", NULL, 0, 0,
+	  set_proxmox },
+	{ "proxmox-storage", 0, OPT_STRING, "FILE", OFF(pve_storage),
+	  "the storage.cfg for --proxmox (default: found beside the config)" },
+	{ "no-probe", 0, OPT_FLAG, NULL, OFF(no_probe),
+	  "do not look at the files and devices the configuration names" },
+	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
+	{ "json", 0, OPT_FLAG, NULL, OFF(json), "JSON report on stdout" },
+	{ "csv", 0, OPT_FLAG, NULL, OFF(csv),
+	  "CSV on stdout: one line per disk with its findings, for spreadsheets" },
+	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
+	  "write the report to FILE instead of stdout" },
+	{ "rules", 0, OPT_FLAG, NULL, OFF(rules),
+	  "list the rules (id, severity, summary) and exit" },
+	{ .kind = OPT_GROUP },
+};
+
+static const struct opt_cmd advise_cmd = {
+	.name = "advise",
+	.synopsis =
+		"iolab advise [--running] [--qemu-args STRING | --qemu-args-file FILE]\n"
+		"                    [--libvirt FILE] [--proxmox FILE] [--json | --csv]",
+	.summary =
+		"Read the disk settings of QEMU command lines, running QEMU processes,\n"
+		"libvirt domain XML and Proxmox VM configs; resolve each disk (file, format,\n"
+		"bus, cache mode, aio, iothread, queues) and flag unsafe or slow settings\n"
+		"with the corrected line in the source's own syntax.",
+	.opts = advise_table,
+	.footer =
+		"Severity: error = QEMU or libvirt refuses to start, or flushes are dropped;\n"
+		"warning = slow or risky with a clear fix; info = worth knowing.\n"
+		"Exit: 0 no error-level finding, 4 error-level findings, 1 usage or a\n"
+		"malformed configuration (named with file:line), 2 unreadable input or\n"
+		"--libvirt in a build without libxml2.\n",
+	.max_positional = 0,
+};
+
+static char *slurp(const char *path, struct err *err)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	char *buf;
+	size_t n;
+
+	if (!f) {
+		err_set(err, EXIT_ENV, errno,
+			"cannot read --qemu-args-file %s: %s", path,
+			strerror(errno));
+		return NULL;
+	}
+	buf = xmalloc(ARGS_FILE_MAX + 1);
+	n = fread(buf, 1, ARGS_FILE_MAX + 1, f);
+	if (f != stdin)
+		fclose(f);
+	if (n > ARGS_FILE_MAX) {
+		free(buf);
+		err_set(err, EXIT_USAGE, 0,
+			"--qemu-args-file %s: larger than 16 MiB, not a command line",
+			path);
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		free(buf);
+		err_set(err, EXIT_USAGE, 0,
+			"--qemu-args-file %s: binary data, not a command line (for /proc/PID/cmdline use --running)",
+			path);
+		return NULL;
+	}
+	return buf;
+}
+
+static bool read_source(struct adv_report *r, const struct advise_opts *o,
+			const struct src *s, const struct adv_ctx *ctx,
+			struct err *err)
+{
+	char *text, *origin;
+	bool ok;
+
+	switch (s->kind) {
+	case SRC_ARGS:
+		return adv_qemu_read_text(r, ADV_SRC_QEMU, "qemu-args",
+					  "--qemu-args", s->value, ctx, err);
+	case SRC_ARGS_FILE:
+		text = slurp(s->value, err);
+		if (!text)
+			return false;
+		origin = xasprintf("qemu-args-file:%s", s->value);
+		ok = adv_qemu_read_text(r, ADV_SRC_QEMU, origin,
+					strcmp(s->value, "-") ? s->value :
+								"stdin",
+					text, ctx, err);
+		free(origin);
+		free(text);
+		return ok;
+	case SRC_LIBVIRT:
+		return adv_libvirt_read(r, s->value, ctx, err);
+	case SRC_PROXMOX:
+		return adv_proxmox_read(r, s->value, o->pve_storage, ctx, err);
+	}
+	return false;
+}
+
+static void list_rules(FILE *f)
+{
+	for (const struct adv_rule *r = adv_rules; r->id; r++)
+		fprintf(f, "%-22s %-8s %s\n", r->id, adv_severity_name(r->sev),
+			r->summary);
+}
+
+int cmd_advise(int argc, char **argv)
+{
+	struct advise_opts o = { 0 };
+	struct adv_report rep = { 0 };
+	struct adv_ctx ctx = { .proc_root = "/proc" };
+	struct opt_state st;
+	struct err err = { 0 };
+	FILE *out = NULL;
+	int rc = EXIT_OK, prc;
+	bool ok = true, complete = false;
+
+	prc = opts_parse(&advise_cmd, argc, argv, &o, &st, &err);
+	if (prc != OPTS_OK) {
+		opts_state_free(&st);
+		free(o.src);
+		return prc == OPTS_HELP ? EXIT_OK : err_report(&err);
+	}
+	if (o.rules) {
+		list_rules(stdout);
+		goto done;
+	}
+	if (o.json && o.csv) {
+		err_set(&err, EXIT_USAGE, 0,
+			"--json and --csv exclude each other; choose one");
+		goto done;
+	}
+	if (o.pve_storage) {
+		bool any = false;
+
+		for (size_t i = 0; i < o.nsrc; i++)
+			any |= o.src[i].kind == SRC_PROXMOX;
+		if (!any) {
+			err_set(&err, EXIT_USAGE, 0,
+				"--proxmox-storage applies to --proxmox; give the VM config too");
+			goto done;
+		}
+	}
+	for (size_t i = 0; i < o.nsrc; i++)
+		if (o.src[i].kind == SRC_LIBVIRT && !adv_libvirt_available()) {
+			err_set(&err, EXIT_ENV, 0,
+				"this build has no libxml2; --libvirt is unavailable");
+			goto done;
+		}
+	ctx.probe = !o.no_probe;
+	if (!o.nsrc)
+		o.running = true;
+	for (size_t i = 0; ok && i < o.nsrc; i++)
+		ok = read_source(&rep, &o, &o.src[i], &ctx, &err);
+	if (ok && o.running) {
+		size_t found;
+
+		ok = adv_scan_processes(&rep, &ctx, &found, &err);
+	}
+	if (!ok)
+		goto done;
+	adv_rules_run(&rep);
+	out = cli_open_output(o.output, NULL, &err);
+	if (!out)
+		goto done;
+	{
+		struct advise_render a = {
+			.argc = argc + 1,
+			.argv = argv - 1,
+			.r = &rep,
+			.scanned = o.running,
+			.probe = ctx.probe,
+		};
+
+		if (o.json) {
+			if (!advise_json_write(&a, out, &err))
+				goto done;
+		} else if (o.csv) {
+			if (!advise_csv_write(&a, out, &err))
+				goto done;
+		} else {
+			advise_text_print(&a, out);
+		}
+	}
+	complete = true;
+	if (adv_report_count(&rep, ADV_ERROR))
+		rc = EXIT_FINDING;
+done:
+	if (err.msg[0])
+		rc = err_report(&err);
+	if (out && !cli_close_output(out, complete, &err) && rc == EXIT_OK)
+		rc = err_report(&err);
+	adv_report_free(&rep);
+	opts_state_free(&st);
+	free(o.src);
+	return rc;
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Fix dispatch and shared helpers; see advise_fix.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise_fix.h"
+#include "../../util/xmem.h"
+
+char *adv_fix(const struct adv_vm *vm, const struct adv_disk *d,
+	      const struct adv_edit *e)
+{
+	switch (vm->source) {
+	case ADV_SRC_QEMU:
+	case ADV_SRC_PROCESS:
+		return adv_qemu_fix(vm, d, e);
+	case ADV_SRC_LIBVIRT:
+		return adv_libvirt_fix(vm, d, e);
+	case ADV_SRC_PROXMOX:
+		return adv_pve_fix(vm, d, e);
+	}
+	return xstrdup("");
+}
+
+char *adv_new_iothread_name(const struct adv_vm *vm, const char *prefix)
+{
+	for (unsigned i = vm->niothreads;; i++) {
+		char *name = xasprintf("%s%u", prefix, i);
+
+		if (!adv_vm_has_iothread(vm, name))
+			return name;
+		free(name);
+	}
+}
+
+void fixbuf_add(struct fixbuf *b, const char *line)
+{
+	size_t n = strlen(line);
+
+	if (b->len + n + 2 > b->cap) {
+		b->cap = (b->len + n + 2) * 2;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	if (b->len)
+		b->s[b->len++] = '\n';
+	memcpy(b->s + b->len, line, n + 1);
+	b->len += n;
+}
+
+void fixbuf_addf(struct fixbuf *b, const char *fmt, ...)
+{
+	char *line;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) < 0)
+		xoom();
+	va_end(ap);
+	fixbuf_add(b, line);
+	free(line);
+}
+
+char *fixbuf_take(struct fixbuf *b)
+{
+	char *s = b->s ? b->s : xstrdup("");
+
+	memset(b, 0, sizeof(*b));
+	return s;
+}

@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The libvirt domain XML reader; the one file that includes libxml2 (see
+ * advise_libvirt.h). Mapping from reference/qemu.md 3.3: <driver cache io
+ * discard iothread queues queue_size>, <target bus>, <controller
+ * model='virtio-scsi'>, <iothreads>, <vcpu>, <os><type machine>.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise_libvirt.h"
+#include "../../util/err.h"
+
+#if HAVE_LIBXML2
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "advise_storage.h"
+#include "../../util/xmem.h"
+
+/* Domain XML is small; a bigger file is not one. */
+#define LIBVIRT_MAX_BYTES (16u << 20)
+
+bool adv_libvirt_available(void)
+{
+	return true;
+}
+
+struct lv {
+	struct adv_vm *vm;
+	const char *path;
+	const struct adv_ctx *ctx;
+	xmlDocPtr doc;
+};
+
+static bool is(const xmlNode *n, const char *name)
+{
+	return n && n->type == XML_ELEMENT_NODE &&
+	       !strcmp((const char *)n->name, name);
+}
+
+static xmlNode *child(const xmlNode *n, const char *name)
+{
+	for (xmlNode *c = n ? n->children : NULL; c; c = c->next)
+		if (is(c, name))
+			return c;
+	return NULL;
+}
+
+/* Attribute value (malloc'd, NULL if absent). */
+static char *attr(const xmlNode *n, const char *name)
+{
+	xmlChar *v;
+	char *s;
+
+	if (!n)
+		return NULL;
+	v = xmlGetProp(n, (const xmlChar *)name);
+	if (!v)
+		return NULL;
+	s = xstrdup((const char *)v);
+	xmlFree(v);
+	return s;
+}
+
+static char *text(const xmlNode *n)
+{
+	xmlChar *v = n ? xmlNodeGetContent(n) : NULL;
+	char *s, *b, *e;
+
+	if (!v)
+		return NULL;
+	s = xstrdup((const char *)v);
+	xmlFree(v);
+	for (b = s; *b == ' ' || *b == '\n' || *b == '\t' || *b == '\r'; b++)
+		;
+	e = b + strlen(b);
+	while (e > b && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\t' ||
+			 e[-1] == '\r'))
+		e--;
+	*e = '\0';
+	memmove(s, b, (size_t)(e - b) + 1);
+	return s;
+}
+
+/* An element as an item: its attributes in order, and its text. */
+static int add_elem(struct lv *l, const xmlNode *n, bool with_text)
+{
+	char where[512];
+	int idx;
+
+	snprintf(where, sizeof(where), "%s:%ld", l->path, xmlGetLineNo(n));
+	idx = adv_vm_add_item(l->vm, ADV_SYN_XML, (const char *)n->name, where);
+	for (xmlAttr *a = n->properties; a; a = a->next) {
+		xmlChar *v = xmlNodeListGetString(l->doc, a->children, 1);
+
+		kvl_add(&l->vm->items[idx].kv, (const char *)a->name,
+			v ? (const char *)v : "", KV_STR);
+		xmlFree(v);
+	}
+	if (with_text)
+		l->vm->items[idx].text = text(n);
+	return idx;
+}
+
+static const char *iget(const struct lv *l, int item, const char *key)
+{
+	return item < 0 ? NULL : kvl_get(&l->vm->items[item].kv, key);
+}
+
+static unsigned count(const char *s)
+{
+	unsigned long n = s ? strtoul(s, NULL, 10) : 0;
+
+	return n > 65535 ? 65535 : (unsigned)n;
+}
+
+/* libosinfo ids name the OS: http://microsoft.com/win/10, .../rhel/9.2 */
+static void guess_os(struct lv *l, const xmlNode *root)
+{
+	static const char *const linux_ids[] = {
+		"redhat.com",	 "fedoraproject.org",
+		"centos.org",	 "debian.org",
+		"ubuntu.com",	 "opensuse.org",
+		"suse.com",	 "archlinux.org",
+		"oracle.com",	 "rockylinux.org",
+		"almalinux.org", "alpinelinux.org",
+		"gentoo.org",	 "nixos.org",
+		"mageia.org",	 "libosinfo.org/linux",
+		"kali.org",	 "linuxmint.com",
+		"opensuse",	 NULL,
+	};
+	const xmlNode *meta = child(root, "metadata"), *f;
+	struct adv_vm *vm = l->vm;
+
+	for (const xmlNode *m = meta ? meta->children : NULL; m; m = m->next) {
+		for (const xmlNode *o = m->children; o; o = o->next) {
+			char *id;
+
+			if (!is(o, "os") || !(id = attr(o, "id")))
+				continue;
+			if (strstr(id, "microsoft.com")) {
+				vm->os = ADV_OS_WINDOWS;
+			} else {
+				vm->os = ADV_OS_OTHER;
+				for (int i = 0; linux_ids[i]; i++)
+					if (strstr(id, linux_ids[i]))
+						vm->os = ADV_OS_LINUX;
+			}
+			vm->os_hint = xasprintf("libosinfo id %s", id);
+			free(id);
+			return;
+		}
+	}
+	/* QNAP and hand-written domains say it in words. */
+	for (const char *const *el =
+		     (const char *const[]){ "title", "description", "name",
+					    NULL };
+	     *el; el++) {
+		static const char *const words[] = {
+			"oracle linux", "rhel",	  "centos", "debian",
+			"ubuntu",	"fedora", "suse",   "rocky",
+			"alma",		"linux",  NULL,
+		};
+		char *t = text(child(root, *el)), *low;
+
+		if (!t)
+			continue;
+		for (low = t; *low; low++)
+			*low = (char)tolower((unsigned char)*low);
+		for (int i = 0; words[i] && vm->os == ADV_OS_UNKNOWN; i++)
+			if (strstr(t, words[i])) {
+				vm->os = ADV_OS_LINUX;
+				vm->os_hint = xasprintf("<%s> says %s", *el,
+							words[i]);
+			}
+		if (vm->os == ADV_OS_UNKNOWN && strstr(t, "windows")) {
+			vm->os = ADV_OS_WINDOWS;
+			vm->os_hint = xasprintf("<%s> says windows", *el);
+		}
+		free(t);
+		if (vm->os != ADV_OS_UNKNOWN)
+			return;
+	}
+	f = child(root, "features");
+	if (child(f, "hyperv")) {
+		vm->os = ADV_OS_WINDOWS;
+		vm->os_hint = xstrdup("<features><hyperv>");
+		return;
+	}
+	f = child(root, "clock");
+	if (f) {
+		char *off = attr(f, "offset");
+
+		if (off && !strcmp(off, "localtime")) {
+			vm->os = ADV_OS_WINDOWS;
+			vm->os_hint = xstrdup("<clock offset='localtime'>");
+		}
+		free(off);
+	}
+}
+
+struct lv_ctrl {
+	unsigned index;
+	int item, driver_item;
+};
+
+static int find_ctrl(const struct lv_ctrl *c, size_t n, unsigned index)
+{
+	for (size_t i = 0; i < n; i++)
+		if (c[i].index == index)
+			return (int)i;
+	return -1;
+}
+
+static void read_source(struct lv *l, const xmlNode *disk, struct adv_disk *d,
+			const char *type)
+{
+	const xmlNode *src = child(disk, "source");
+	char *v;
+
+	if (!src)
+		return;
+	if ((v = attr(src, "file")) || (v = attr(src, "dev")) ||
+	    (v = attr(src, "dir"))) {
+		d->file = v;
+	} else if ((v = attr(src, "protocol"))) {
+		char *name = attr(src, "name");
+
+		d->protocol = v;
+		d->file = xasprintf("%s:%s", v, name ? name : "");
+		free(name);
+	} else if ((v = attr(src, "pool"))) {
+		char *vol = attr(src, "volume");
+
+		d->file = xasprintf("%s/%s", v, vol ? vol : "");
+		free(vol);
+		free(v);
+	}
+	if (!d->protocol && type) {
+		if (!strcmp(type, "file"))
+			d->protocol = xstrdup("file");
+		else if (!strcmp(type, "block"))
+			d->protocol = xstrdup(d->cdrom ? "host_cdrom" :
+							 "host_device");
+		else if (!strcmp(type, "dir"))
+			d->protocol = xstrdup("vvfat");
+	}
+	(void)l;
+}
+
+static bool read_disk(struct lv *l, const xmlNode *n,
+		      const struct lv_ctrl *ctrls, size_t nctrl,
+		      struct err *err)
+{
+	struct adv_vm *vm = l->vm;
+	char *type = attr(n, "type"), *device = attr(n, "device");
+	const xmlNode *drv = child(n, "driver"), *tgt = child(n, "target");
+	const xmlNode *addr = child(n, "address");
+	char *bus = NULL, *dev = NULL, where[512];
+	struct adv_disk *d;
+	int di, ti;
+	const char *v;
+	bool ok = true;
+
+	snprintf(where, sizeof(where), "%s:%ld", l->path, xmlGetLineNo(n));
+	if (device && !strcmp(device, "floppy"))
+		goto out;
+	if (!tgt || !(dev = attr(tgt, "dev"))) {
+		ok = err_set(
+			err, EXIT_USAGE, 0,
+			"%s: <disk> without <target dev=...>; libvirt requires one",
+			where);
+		goto out;
+	}
+	bus = attr(tgt, "bus");
+	d = adv_vm_add_disk(vm);
+	d->id = xstrdup(dev);
+	d->where = xstrdup(where);
+	d->cdrom = device && !strcmp(device, "cdrom");
+	d->passthrough = device && !strcmp(device, "lun");
+	d->readonly = child(n, "readonly") != NULL;
+	d->temporary = child(n, "transient") != NULL;
+	di = drv ? add_elem(l, drv, false) : -1;
+	ti = add_elem(l, tgt, false);
+	d->slot[ADV_SLOT_DRIVE] = di;
+	d->slot[ADV_SLOT_DEVICE] = ti;
+	if (addr) {
+		char *at = attr(addr, "type");
+
+		if (at && !strcmp(at, "drive"))
+			d->slot[ADV_SLOT_ADDR] = add_elem(l, addr, false);
+		free(at);
+	}
+	read_source(l, n, d, type);
+
+	v = iget(l, di, "type");
+	d->format = xstrdup(v ? v : "raw");
+	v = iget(l, di, "cache");
+	d->write_cache = true;
+	if (v && strcmp(v, "default")) {
+		if (!adv_cache_knobs(v, &d->direct, &d->no_flush,
+				     &d->write_cache) ||
+		    !strcmp(v, "off")) {
+			ok = err_set(
+				err, EXIT_USAGE, 0,
+				"%s: <driver cache='%s'> is not none, writethrough, writeback, directsync, unsafe or default",
+				vm->items[di].where, v);
+			goto out;
+		}
+		d->cache_set = true;
+	} else {
+		d->cache_default =
+			xstrdup("no cache attribute: QEMU's default");
+	}
+	if (d->protocol && (!strcmp(d->protocol, "file") ||
+			    !strcmp(d->protocol, "host_device") ||
+			    !strcmp(d->protocol, "host_cdrom"))) {
+		v = iget(l, di, "io");
+		if (v && strcmp(v, "default") && strcmp(v, "threads") &&
+		    strcmp(v, "native") && strcmp(v, "io_uring")) {
+			ok = err_set(
+				err, EXIT_USAGE, 0,
+				"%s: <driver io='%s'> is not threads, native, io_uring or default",
+				vm->items[di].where, v);
+			goto out;
+		}
+		d->aio_set = v && strcmp(v, "default");
+		d->aio = xstrdup(d->aio_set ? v : "threads");
+	}
+	v = iget(l, di, "discard");
+	d->discard = v && !strcmp(v, "unmap");
+	if ((v = iget(l, di, "iothread")))
+		d->iothread = xstrdup(v);
+	else if (drv && child(drv, "iothreads"))
+		d->iothread = xstrdup("(iothread-vq-mapping)");
+
+	if (!bus) {
+		/* libvirt derives it from the name: vd* virtio, sd* scsi... */
+		bus = xstrdup(!strncmp(dev, "vd", 2) ? "virtio" :
+			      !strncmp(dev, "hd", 2) ? "ide" :
+			      !strncmp(dev, "sd", 2) ? "scsi" :
+						       "unknown");
+	}
+	if (!strcmp(bus, "virtio")) {
+		d->bus = ADV_BUS_VIRTIO_BLK;
+		d->model = xstrdup("virtio-blk-pci");
+		if ((v = iget(l, di, "queues")))
+			d->queues = count(v);
+		if (!d->queues) {
+			d->queues = vm->machine_old_queues ? 1 : vm->vcpus;
+			d->queues_auto = !vm->machine_old_queues;
+		}
+		d->queue_size = count(iget(l, di, "queue_size"));
+	} else if (!strcmp(bus, "scsi")) {
+		char *cs = addr ? attr(addr, "controller") : NULL;
+		int ci = find_ctrl(ctrls, nctrl, count(cs));
+		const char *model = ci >= 0 ? iget(l, ctrls[ci].item, "model") :
+					      NULL;
+
+		free(cs);
+		if (ci >= 0) {
+			d->slot[ADV_SLOT_CTRL] = ctrls[ci].item;
+			d->slot[ADV_SLOT_CTRL_DRIVER] = ctrls[ci].driver_item;
+		}
+		if (model && !strncmp(model, "virtio", 6)) {
+			int cd = ctrls[ci].driver_item;
+
+			d->bus = ADV_BUS_VIRTIO_SCSI;
+			d->model = xstrdup("scsi-hd on virtio-scsi-pci");
+			d->queues = count(iget(l, cd, "queues"));
+			if (!d->queues) {
+				d->queues = vm->machine_old_queues ? 1 :
+								     vm->vcpus;
+				d->queues_auto = !vm->machine_old_queues;
+			}
+			if (iget(l, cd, "iothread")) {
+				free(d->iothread);
+				d->iothread = xstrdup(iget(l, cd, "iothread"));
+			} else if (d->iothread) {
+				/* libvirt: iothread goes on the controller */
+				adv_disk_bad_prop(d, "iothread", NULL,
+						  ADV_SLOT_DRIVE);
+			}
+		} else {
+			d->bus = ADV_BUS_SCSI_EMULATED;
+			d->model = xasprintf(
+				"scsi-hd on %s",
+				model ? model :
+					"lsilogic (libvirt's default SCSI controller)");
+			d->queues = 1;
+		}
+	} else if (!strcmp(bus, "sata")) {
+		d->bus = ADV_BUS_SATA;
+		d->model =
+			xstrdup(d->cdrom ? "ide-cd on ahci" : "ide-hd on ahci");
+		d->queues = 1;
+	} else if (!strcmp(bus, "ide")) {
+		d->bus = ADV_BUS_IDE;
+		d->model = xstrdup(d->cdrom ? "ide-cd on piix-ide" :
+					      "ide-hd on piix-ide");
+		d->queues = 1;
+	} else if (!strcmp(bus, "usb")) {
+		d->bus = ADV_BUS_USB;
+		d->model = xstrdup("usb-storage");
+		d->queues = 1;
+	} else {
+		d->bus = ADV_BUS_OTHER;
+		d->model = xstrdup(bus);
+		d->queues = 1;
+	}
+	if (d->iothread && d->bus != ADV_BUS_VIRTIO_BLK &&
+	    d->bus != ADV_BUS_VIRTIO_SCSI)
+		adv_disk_bad_prop(d, "iothread", NULL, ADV_SLOT_DRIVE);
+	adv_storage_classify(d, l->ctx);
+out:
+	free(type);
+	free(device);
+	free(bus);
+	free(dev);
+	return ok;
+}
+
+/* Iothread ids: <iothreadids> if given, else 1..<iothreads>. */
+static void read_iothreads(struct lv *l, const xmlNode *root)
+{
+	const xmlNode *n = child(root, "iothreads");
+	const xmlNode *ids = child(root, "iothreadids");
+	unsigned cnt = 0;
+	char id[16];
+
+	if (n) {
+		l->vm->vslot[ADV_VSLOT_IOTHREADS] = add_elem(l, n, true);
+		cnt = count(
+			l->vm->items[l->vm->vslot[ADV_VSLOT_IOTHREADS]].text);
+	}
+	for (const xmlNode *c = ids ? ids->children : NULL; c; c = c->next) {
+		char *v = is(c, "iothread") ? attr(c, "id") : NULL;
+
+		if (v)
+			adv_vm_add_iothread(l->vm, v);
+		free(v);
+	}
+	for (unsigned i = 1; !ids && i <= cnt && i <= 1024; i++) {
+		snprintf(id, sizeof(id), "%u", i);
+		adv_vm_add_iothread(l->vm, id);
+	}
+}
+
+static bool read_domain(struct lv *l, const xmlNode *root, struct err *err)
+{
+	struct adv_vm *vm = l->vm;
+	const xmlNode *n, *devs;
+	struct lv_ctrl *ctrls = NULL;
+	size_t nctrl = 0;
+	bool ok = true;
+	char *v;
+
+	if ((n = child(root, "name")))
+		vm->name = text(n);
+	/* QNAP names domains by UUID and shows <title>. */
+	if ((n = child(root, "title"))) {
+		char *t = text(n);
+
+		if (t && *t && vm->name && strcmp(t, vm->name)) {
+			char *both = xasprintf("%s (%s)", t, vm->name);
+
+			free(vm->name);
+			vm->name = both;
+		}
+		free(t);
+	}
+	if ((n = child(root, "vcpu"))) {
+		char *cur = attr(n, "current"), *t = text(n);
+
+		vm->vcpus = count(cur ? cur : t);
+		if (!vm->vcpus)
+			vm->vcpus = 1;
+		free(cur);
+		free(t);
+	}
+	if ((n = child(child(root, "os"), "type")) &&
+	    (v = attr(n, "machine"))) {
+		adv_vm_set_machine(vm, v);
+		free(v);
+	}
+	read_iothreads(l, root);
+	guess_os(l, root);
+	devs = child(root, "devices");
+	for (n = devs ? devs->children : NULL; n; n = n->next) {
+		char *t;
+
+		if (!is(n, "controller"))
+			continue;
+		t = attr(n, "type");
+		if (t && !strcmp(t, "scsi")) {
+			char *idx = attr(n, "index");
+			const xmlNode *cd = child(n, "driver");
+
+			ctrls = xrealloc(ctrls, (nctrl + 1) * sizeof(*ctrls));
+			ctrls[nctrl].index = count(idx);
+			ctrls[nctrl].item = add_elem(l, n, false);
+			ctrls[nctrl].driver_item = cd ? add_elem(l, cd, false) :
+							-1;
+			nctrl++;
+			free(idx);
+		}
+		free(t);
+	}
+	for (n = devs ? devs->children : NULL; ok && n; n = n->next)
+		if (is(n, "disk"))
+			ok = read_disk(l, n, ctrls, nctrl, err);
+	free(ctrls);
+	return ok;
+}
+
+/* The first error names the line to fix; later ones follow from it. */
+struct first_error {
+	int line;
+	char msg[256];
+};
+
+#if LIBXML_VERSION >= 21200
+static void on_error(void *ctx, const xmlError *e)
+#else
+static void on_error(void *ctx, xmlErrorPtr e)
+#endif
+{
+	struct first_error *fe = ctx;
+	size_t n;
+
+	if (fe->msg[0] || !e || e->level < XML_ERR_ERROR)
+		return;
+	fe->line = e->line;
+	snprintf(fe->msg, sizeof(fe->msg), "%s",
+		 e->message ? e->message : "cannot parse");
+	n = strlen(fe->msg);
+	while (n && (fe->msg[n - 1] == '\n' || fe->msg[n - 1] == ' '))
+		fe->msg[--n] = '\0';
+}
+
+bool adv_libvirt_read(struct adv_report *r, const char *path,
+		      const struct adv_ctx *ctx, struct err *err)
+{
+	struct lv l = { .path = path, .ctx = ctx };
+	struct first_error fe = { 0 };
+	char *buf, *origin;
+	size_t len = 0;
+	xmlNode *root;
+	FILE *f;
+	bool ok;
+
+	f = fopen(path, "re");
+	if (!f)
+		return err_set(err, EXIT_ENV, errno,
+			       "cannot read --libvirt %s: %s", path,
+			       strerror(errno));
+	buf = xmalloc(LIBVIRT_MAX_BYTES + 1);
+	len = fread(buf, 1, LIBVIRT_MAX_BYTES + 1, f);
+	fclose(f);
+	if (len > LIBVIRT_MAX_BYTES) {
+		free(buf);
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"%s: larger than 16 MiB, not a libvirt domain XML",
+			path);
+	}
+	xmlSetStructuredErrorFunc(&fe, on_error);
+	l.doc = xmlReadMemory(buf, (int)len, path, NULL,
+			      XML_PARSE_NONET | XML_PARSE_NOERROR |
+				      XML_PARSE_NOWARNING);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	free(buf);
+	if (!l.doc)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"%s:%d: not well-formed XML: %s; fix the file or export it again with 'virsh dumpxml'",
+			path, fe.line, fe.msg[0] ? fe.msg : "cannot parse");
+	root = xmlDocGetRootElement(l.doc);
+	if (!is(root, "domain")) {
+		ok = err_set(
+			err, EXIT_USAGE, 0,
+			"%s: root element is <%s>, not <domain>: not a libvirt domain XML",
+			path, root ? (const char *)root->name : "none");
+		xmlFreeDoc(l.doc);
+		return ok;
+	}
+	origin = xasprintf("libvirt:%s", path);
+	l.vm = adv_vm_new(ADV_SRC_LIBVIRT, origin);
+	free(origin);
+	l.vm->libvirt_managed = true;
+	ok = read_domain(&l, root, err);
+	xmlFreeDoc(l.doc);
+	if (!ok) {
+		adv_vm_free(l.vm);
+		return false;
+	}
+	if (!l.vm->name)
+		l.vm->name = xstrdup(path);
+	adv_report_add_vm(r, l.vm);
+	return true;
+}
+
+#else /* !HAVE_LIBXML2 */
+
+bool adv_libvirt_available(void)
+{
+	return false;
+}
+
+bool adv_libvirt_read(struct adv_report *r, const char *path,
+		      const struct adv_ctx *ctx, struct err *err)
+{
+	(void)r;
+	(void)path;
+	(void)ctx;
+	return err_set(err, EXIT_ENV, 0,
+		       "this build has no libxml2; --libvirt is unavailable");
+}
+
+#endif

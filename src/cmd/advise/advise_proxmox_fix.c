@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Fixes for Proxmox VM configs: the corrected drive line (and scsihw:,
+ * boot: when they must change too), as `qm config` prints them. Following
+ * Proxmox's own recommendation, emulated disks move to SCSI on a "VirtIO
+ * SCSI single" controller with an IO thread, which keeps Linux guests'
+ * sdX names.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise_fix.h"
+#include "../../util/xmem.h"
+
+static char *pve_line(const char *key, const struct kvl *kv)
+{
+	size_t len = strlen(key) + 3;
+	char *s;
+
+	for (size_t i = 0; i < kv->n; i++)
+		len += strlen(kv->v[i].key) + strlen(kv->v[i].val) + 2;
+	s = xmalloc(len + 1);
+	snprintf(s, len + 1, "%s: ", key);
+	for (size_t i = 0; i < kv->n; i++) {
+		if (i)
+			strcat(s, ",");
+		if (!kv->v[i].implied) {
+			strcat(s, kv->v[i].key);
+			strcat(s, "=");
+		}
+		strcat(s, kv->v[i].val);
+	}
+	return s;
+}
+
+static const char *vm_value(const struct adv_vm *vm, int vslot)
+{
+	int it = vm->vslot[vslot];
+
+	return it < 0 ? NULL : kvl_get(&vm->items[it].kv, "value");
+}
+
+static bool key_used(const struct adv_vm *vm, const char *key)
+{
+	for (size_t i = 0; i < vm->nitems; i++)
+		if (vm->items[i].syn == ADV_SYN_PVE &&
+		    !strcmp(vm->items[i].head, key))
+			return true;
+	return false;
+}
+
+/* "order=sata0;ide2;net0" with the disk's key replaced. */
+static char *boot_line(const struct adv_vm *vm, const char *from,
+		       const char *to)
+{
+	const char *b = vm_value(vm, ADV_VSLOT_BOOT), *p;
+	size_t n = strlen(from);
+
+	if (!b || !(p = strstr(b, from)) ||
+	    (p[n] && p[n] != ';' && p[n] != ','))
+		return NULL;
+	return xasprintf("boot: %.*s%s%s", (int)(p - b), b, to, p + n);
+}
+
+char *adv_pve_fix(const struct adv_vm *vm, const struct adv_disk *d,
+		  const struct adv_edit *e)
+{
+	struct fixbuf out = { 0 };
+	struct kvl kv = { 0 };
+	const char *hw = vm_value(vm, ADV_VSLOT_SCSIHW);
+	char key[32], num[16], *line;
+	bool need_single = false, changed = false;
+	int it = d->slot[ADV_SLOT_DRIVE];
+
+	if (it < 0)
+		return xstrdup("");
+	kvl_copy(&kv, &vm->items[it].kv);
+	snprintf(key, sizeof(key), "%s", vm->items[it].head);
+	if (e->cache) {
+		kvl_set(&kv, "cache", e->cache, KV_STR);
+		changed = true;
+	}
+	if (e->aio) {
+		kvl_set(&kv, "aio", e->aio, KV_STR);
+		changed = true;
+	}
+	if (e->discard) {
+		kvl_set(&kv, "discard", "on", KV_STR);
+		changed = true;
+	}
+	if (e->iothread) {
+		kvl_set(&kv, "iothread", "1", KV_STR);
+		changed = true;
+		need_single = d->bus != ADV_BUS_VIRTIO_BLK;
+	}
+	if (e->queues && d->bus == ADV_BUS_VIRTIO_SCSI) {
+		snprintf(num, sizeof(num), "%u", e->queues);
+		kvl_set(&kv, "queues", num, KV_STR);
+		changed = need_single = true;
+	} else if (e->queues) {
+		/* Proxmox has no num-queues for virtio-blk: QEMU's default
+		   is one per vCPU from machine type 5.2 on. */
+		fixbuf_addf(&out, "machine: %s", vm->q35 ? "q35" : "pc");
+	}
+	if (e->fix_prop > 0 && e->fix_prop <= d->nbadprop) {
+		kvl_del(&kv, d->badprop[e->fix_prop - 1].bad);
+		changed = true;
+	}
+	if (e->virtio && d->bus == ADV_BUS_SCSI_EMULATED) {
+		need_single = true;
+	} else if (e->virtio) {
+		for (unsigned i = 0; i < 31; i++) {
+			snprintf(key, sizeof(key), "scsi%u", i);
+			if (!key_used(vm, key))
+				break;
+		}
+		kvl_del(&kv, "model");
+		kvl_set(&kv, "iothread", "1", KV_STR);
+		changed = need_single = true;
+	}
+	if (need_single && (!hw || strcmp(hw, "virtio-scsi-single")))
+		fixbuf_add(&out, "scsihw: virtio-scsi-single");
+	if (changed) {
+		line = pve_line(key, &kv);
+		fixbuf_add(&out, line);
+		free(line);
+	}
+	if (strcmp(key, vm->items[it].head)) {
+		line = boot_line(vm, vm->items[it].head, key);
+		if (line)
+			fixbuf_add(&out, line);
+		free(line);
+	}
+	kvl_free(&kv);
+	return fixbuf_take(&out);
+}

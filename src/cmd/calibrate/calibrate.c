@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `iolab calibrate`: its flags, and the driver from flags to report. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../commands.h"
+#include "../common.h"
+#include "../opts.h"
+#include "../../core/job.h"
+#include "../../core/resources.h"
+#include "../../core/target.h"
+#include "calibrate_report.h"
+#include "calibrate_suite.h"
+#include "../../util/clock.h"
+#include "../../util/err.h"
+#include "../../util/fsread.h"
+#include "../../util/parse.h"
+#include "../../util/sig.h"
+
+#define MIN_BUDGET_NS 3000000000ull
+
+struct calibrate_opts {
+	unsigned int disks;
+	double max_latency_ms;
+	int stat, engine, cache;
+	uint64_t bs, budget_ns, size, offset;
+	bool keep, json, csv, no_progress;
+	const char *output;
+};
+
+#define OFF(f) offsetof(struct calibrate_opts, f)
+
+static const struct opt calibrate_table[] = {
+	{ .kind = OPT_GROUP,
+	  .name = "",
+	  .help = "Calibration (Oracle's parameters)" },
+	{ "disks", 0, OPT_UINT, "N", OFF(disks),
+	  "disks behind the target (Oracle's num_physical_disks): up to 32 x N small, 8 x N large reads in flight (default: from the device)",
+	  NULL, 1, 1000 },
+	{ "max-latency", 0, OPT_DOUBLE, "MS", OFF(max_latency_ms),
+	  "latency cap of the small reads in ms, fractions allowed (default 10)",
+	  NULL, 0.001, 1e6 },
+	{ "latency-stat", 0, OPT_CHOICE, "mean|p99", OFF(stat),
+	  "statistic held to the cap (default mean, as Oracle)",
+	  cal_stat_names },
+	{ "block-size", 0, OPT_SIZE, "SIZE", OFF(bs),
+	  "size of the small reads, the database block (default 8k)" },
+	{ "budget", 0, OPT_DURATION, "TIME", OFF(budget_ns),
+	  "time for the whole calibration, test-file preparation included (default 60s, at least 3s)" },
+	{ .kind = OPT_GROUP, .name = "", .help = "Target" },
+	{ "size", 0, OPT_SIZE, "SIZE", OFF(size),
+	  "test file size, or the region of a device/file (default: 1G for a new file, else all)" },
+	{ "offset", 0, OPT_SIZE, "SIZE", OFF(offset),
+	  "start of the region (default 0)" },
+	{ "keep", 0, OPT_FLAG, NULL, OFF(keep),
+	  "keep the test file iolab created" },
+	{ .kind = OPT_GROUP, .name = "", .help = "QEMU engine and cache mode" },
+	{ "engine", 'e', OPT_CHOICE, "NAME", OFF(engine),
+	  "io_uring|native|threads|sync|null (default: io_uring if usable)",
+	  engine_names },
+	{ "cache", 'c', OPT_CHOICE, "MODE", OFF(cache),
+	  "none|directsync|writethrough|writeback|unsafe (default none; buffered modes are warned about)",
+	  cache_names },
+	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
+	{ "json", 0, OPT_FLAG, NULL, OFF(json), "JSON report on stdout" },
+	{ "csv", 0, OPT_FLAG, NULL, OFF(csv),
+	  "CSV on stdout: a line per point of the curves" },
+	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
+	  "write the report to FILE instead of stdout" },
+	{ "no-progress", 0, OPT_FLAG, NULL, OFF(no_progress),
+	  "no live progress line on stderr" },
+	{ .kind = OPT_GROUP },
+};
+
+static const struct opt_cmd calibrate_cmd = {
+	.name = "calibrate",
+	.synopsis = "iolab calibrate [OPTIONS] [TARGET]",
+	.summary =
+		"Oracle DBMS_RESOURCE_MANAGER.CALIBRATE_IO's figures for TARGET, read only:\n"
+		"max_iops (random --block-size reads at the highest rate whose latency stays\n"
+		"within --max-latency), latency (their mean, ms), max_mbps (random 1 MiB\n"
+		"reads) and max_pmbps (the same from one thread at QD1), with the curve\n"
+		"behind them. TARGET is a file (created and filled if missing) or a block\n"
+		"device, never written; it defaults to " CLI_DEFAULT_TARGET
+		" in the current directory.",
+	.opts = calibrate_table,
+	.footer =
+		"Sizes: 8k, 8K, 8KiB, 1M (powers of 1024), 8kB (1000), bytes. Durations: 30s, 2m.\n"
+		"--csv: a line per point, phases small, large, single: phase, block_size_bytes,\n"
+		"  load, qd, threads, iops, mbps, lat_mean/_p50/_p99_ms, windows, spread, noisy,\n"
+		"  meets_cap, best; then on every line the calibration: engine, cache, disks,\n"
+		"  max_latency_ms, latency_stat, cap_met, max_iops, actual_latency_ms, max_mbps,\n"
+		"  max_pmbps, knee_load, knee_iops, knee_lat_mean_ms, qd1_lat_mean_ms,\n"
+		"  budget_cut_short, partial. Empty = no such figure (e.g. cap not met).\n"
+		"Exit: 0 ok, 1 usage, 2 environment or refused, 3 I/O error,\n"
+		"      4 --max-latency cannot be met even at QD1 (the report is still printed),\n"
+		"      130 interrupted (partial report printed).\n",
+	.max_positional = 1,
+};
+
+static bool validate(const struct calibrate_opts *o, struct err *err)
+{
+	struct job_spec j;
+
+	if (o->json && o->csv)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--json and --csv exclude each other; choose one");
+	if (o->budget_ns < MIN_BUDGET_NS) {
+		char b[32];
+
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--budget %s is too short for a calibration; give at least 3s (the default is 60s)",
+			fmt_duration(o->budget_ns, b, sizeof(b)));
+	}
+	if (o->bs < 512)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--block-size must be at least 512 bytes (a database block is 2k to 32k; the default is 8k)");
+	if (o->bs > (64u << 20))
+		return err_set(err, EXIT_USAGE, 0,
+			       "--block-size is above the 64 MiB limit");
+	/* What the runner would refuse (aio=native without O_DIRECT), said
+	 * before a test file is made. */
+	job_defaults(&j);
+	j.bs = o->bs;
+	j.engine = (enum engine_kind)o->engine;
+	j.cache = (enum cache_mode)o->cache;
+	if (!job_validate(&j, err))
+		return false;
+	{
+		char desc[96], bs[16];
+		unsigned int load =
+			calibrate_small_load_bound(o->disks, j.engine);
+
+		snprintf(desc, sizeof(desc),
+			 "up to %u reads of %s in flight (%u per disk)", load,
+			 fmt_size(o->bs, bs, sizeof(bs)), CAL_SMALL_PER_DISK);
+		return res_check_buffers(
+			&fsview_host,
+			calibrate_buffer_bound(o->disks, j.engine, o->bs), desc,
+			"use a smaller --block-size or --disks", err);
+	}
+}
+
+static int exit_code(const struct cal_result *r)
+{
+	if (r->io_error)
+		return EXIT_IO;
+	if (r->stop_signal)
+		return sig_exit_code(r->stop_signal);
+	if (!r->cap_met && cal_search_at(&r->ph[CAL_PHASE_SMALL].s, 1))
+		return EXIT_FINDING;
+	return EXIT_OK;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	struct calibrate_opts o = {
+		.max_latency_ms = 10,
+		.stat = CAL_STAT_MEAN,
+		.bs = 8192,
+		.budget_ns = 60000000000ull,
+	};
+	struct target_req req = { 0 };
+	struct cal_opts co = { .start_ns = clock_ns() };
+	struct cal_result res;
+	struct warnings tw = { 0 };
+	struct target t = { 0 };
+	struct opt_state st;
+	struct err err = { 0 };
+	FILE *out = NULL;
+	int rc = EXIT_OK, prc;
+	bool prepared = false, complete = false;
+
+	{
+		struct job_spec d;
+
+		job_defaults(&d);
+		o.engine = (int)d.engine;
+		o.cache = (int)d.cache;
+	}
+	prc = opts_parse(&calibrate_cmd, argc, argv, &o, &st, &err);
+	if (prc != OPTS_OK) {
+		opts_state_free(&st);
+		return prc == OPTS_HELP ? EXIT_OK : err_report(&err);
+	}
+	if (!validate(&o, &err))
+		goto out;
+
+	req.path = st.npositional ? st.positional[0] : CLI_DEFAULT_TARGET;
+	req.size = o.size;
+	req.create_size = 1ull << 30;
+	req.offset = o.offset;
+	req.need_write = false; /* read only: safe on a live device */
+	req.keep = o.keep;
+	req.fill = PATTERN_RANDOM;
+	req.progress = !o.no_progress && cli_progress_wanted();
+
+	out = cli_open_output(o.output, req.path, &err);
+	if (!out)
+		goto out;
+	sig_install();
+	prepared = true;
+	if (!target_prepare(&t, &req, &tw, &err))
+		goto out;
+	if (t.region_len < CAL_LARGE_BS) {
+		err_set(&err, EXIT_USAGE, 0,
+			"the region of %s is smaller than 1 MiB, the size of the large reads; use a larger --size",
+			t.path);
+		goto out;
+	}
+
+	if (cache_direct((enum cache_mode)o.cache) && o.engine != ENGINE_NULL &&
+	    o.bs % t.logical_block_size) {
+		err_set(&err, EXIT_USAGE, 0,
+			"--block-size %llu is not a multiple of the %u-byte block size of %s, which O_DIRECT (--cache %s) requires; use 8k",
+			(unsigned long long)o.bs, t.logical_block_size, t.path,
+			cache_name((enum cache_mode)o.cache));
+		goto out;
+	}
+	co.disks = o.disks;
+	co.max_latency_ms = o.max_latency_ms;
+	co.stat = (enum cal_stat)o.stat;
+	co.bs = o.bs;
+	co.budget_ns = o.budget_ns;
+	co.engine = (enum engine_kind)o.engine;
+	co.cache = (enum cache_mode)o.cache;
+	co.progress = req.progress;
+	if (!calibrate_run(&co, &t, &res, &err))
+		goto out;
+	warn_merge(&tw, &res.warnings);
+	{
+		struct calibrate_report rep = {
+			.argc = argc + 1,
+			.argv = argv - 1,
+			.target = &t,
+			.opts = &co,
+			.res = &res,
+			.warnings = &tw,
+		};
+
+		if (o.json) {
+			if (!calibrate_json_write(&rep, out, &err))
+				rc = err_report(&err);
+		} else if (o.csv) {
+			if (!calibrate_csv_write(&rep, out, &err))
+				rc = err_report(&err);
+		} else {
+			calibrate_text_print(&rep, out);
+		}
+	}
+	complete = rc == EXIT_OK;
+	if (rc == EXIT_OK)
+		rc = exit_code(&res);
+	if (res.io_error)
+		fprintf(stderr, "iolab: %s\n", res.io_error_msg);
+	calibrate_free(&res);
+out:
+	rc = cli_finish(rc, &err, prepared ? &t : NULL, out, complete);
+	warnings_free(&tw);
+	opts_state_free(&st);
+	return rc;
+}

@@ -1,0 +1,758 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The lab's orchestration; see lab.h. Preflight first (QEMU, qemu-img,
+ * kernel and modules, the static iolab, room for the image), so that a
+ * lab that cannot run says so in one line before booting anything; then
+ * one QEMU per cell, format by format so that one image exists at a time.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include "image.h"
+#include "initramfs.h"
+#include "kernel.h"
+#include "kmod.h"
+#include "lab_host.h"
+#include "proc.h"
+#include "static_bin.h"
+#include "vm.h"
+#include "../../core/target.h"
+#include "lab_report.h"
+#include "../../util/clock.h"
+#include "../../util/err.h"
+#include "../../util/parse.h"
+#include "../../util/sig.h"
+#include "../../util/xmem.h"
+
+#define NS 1000000000ull
+/* Rough speeds for the first estimate, refined by what cells measure. */
+#define EST_BOOT_TCG_NS (8 * NS)
+#define EST_BOOT_KVM_NS (3 * NS)
+#define EST_FILL_BPS (200ull << 20)
+
+void lab_opts_defaults(struct lab_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->buses[o->nbus++] = BUS_VIRTIO_BLK;
+	o->formats[o->nformat++] = FMT_RAW;
+	o->aios[o->naio++] = ENGINE_THREADS;
+	o->aios[o->naio++] = ENGINE_NATIVE;
+	o->aios[o->naio++] = ENGINE_IO_URING;
+	for (int c = 0; c < CACHE_COUNT; c++)
+		o->caches[o->ncache++] = (enum cache_mode)c;
+	o->disk_bytes = 1ull << 30;
+	lab_suite_defaults(&o->suite);
+	o->qemu = "qemu-system-x86_64";
+	o->accel = ACCEL_AUTO;
+	o->memory_bytes = 512ull << 20;
+	o->smp = 1;
+	o->boot_timeout_ns = 120 * NS;
+	o->kvm_probe_ns = 20 * NS;
+}
+
+/* Everything the cells share, set up once. */
+struct lab_ctx {
+	const struct lab_opts *o;
+	struct lab_report *r;
+	char qemu_img[PATH_MAX];
+	char initrd[PATH_MAX];
+	int initrd_cleanup;
+	int initrd_fd; /* held open: QEMU reads it as /proc/self/fd/N */
+	char initrd_fdpath[32];
+	struct lab_kernel kernel;
+	char image_dir[PATH_MAX];
+	bool disk_is_file;
+	enum lab_accel accel; /* now: KVM (maybe unconfirmed) or TCG */
+	bool kvm_confirmed;
+	/* For the estimate: measured time of ok cells. */
+	double ok_s;
+	unsigned int nok;
+	/* Progress of the current cell. */
+	unsigned int cell_no, ncells;
+	char cell_label[96];
+	char state[160]; /* what the guest last said */
+	uint64_t cell_t0;
+};
+
+static bool find_qemu(struct lab_ctx *x, struct err *err)
+{
+	const struct lab_opts *o = x->o;
+	char *argv[] = { (char *)o->qemu, (char *)"--version", NULL };
+	char *out = NULL, *line, *v;
+	int rc = proc_run(argv, &out, NULL, NULL, 60 * NS, err);
+
+	if (rc < 0) {
+		free(out);
+		err_prefix(err, "QEMU");
+		return false;
+	}
+	line = out;
+	line[strcspn(line, "\n")] = '\0';
+	v = strstr(line, "version ");
+	if (rc != 0 || !v) {
+		err_set(err, EXIT_ENV, 0,
+			"%s --version did not print a QEMU version (exit %d); give --qemu the path of qemu-system-x86_64",
+			o->qemu, rc);
+		free(out);
+		return false;
+	}
+	snprintf(x->r->qemu_version, sizeof(x->r->qemu_version), "%s", v + 8);
+	snprintf(x->r->qemu, sizeof(x->r->qemu), "%s", o->qemu);
+	free(out);
+	/* qemu-img from the same place as the QEMU we were given. */
+	if (strchr(o->qemu, '/')) {
+		char d[PATH_MAX];
+
+		snprintf(d, sizeof(d), "%s", o->qemu);
+		snprintf(x->qemu_img, sizeof(x->qemu_img), "%s/qemu-img",
+			 dirname(d));
+		if (!access(x->qemu_img, X_OK))
+			return true;
+	}
+	snprintf(x->qemu_img, sizeof(x->qemu_img), "qemu-img");
+	return true;
+}
+
+static bool check_qemu_img(struct lab_ctx *x, struct err *err)
+{
+	char *argv[] = { x->qemu_img, (char *)"--version", NULL };
+	int rc = proc_run(argv, NULL, NULL, NULL, 60 * NS, err);
+
+	if (rc < 0) {
+		err_prefix(err,
+			   "qemu-img (Debian: apt-get install qemu-utils)");
+		return false;
+	}
+	return true;
+}
+
+static bool kvm_usable(void)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* Where the images go, and whether there is room. */
+static bool plan_disk(struct lab_ctx *x, struct err *err)
+{
+	const struct lab_opts *o = x->o;
+	const char *disk = o->disk ? o->disk : ".";
+	struct statvfs vfs;
+	struct stat st;
+	char a[32], b[32];
+
+	if (!stat(disk, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(x->image_dir, sizeof(x->image_dir), "%s", disk);
+	} else if (!stat(disk, &st)) {
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--disk %s exists: iolab lab creates its own disk image and removes it; give a new file name or a directory",
+			disk);
+	} else {
+		char d[PATH_MAX];
+
+		snprintf(d, sizeof(d), "%s", disk);
+		snprintf(x->image_dir, sizeof(x->image_dir), "%s", dirname(d));
+		x->disk_is_file = true;
+		if (stat(x->image_dir, &st) || !S_ISDIR(st.st_mode))
+			return err_set(err, EXIT_USAGE, ENOENT,
+				       "--disk %s: directory %s does not exist",
+				       disk, x->image_dir);
+	}
+	{
+		/* Absolute, so that QEMU's messages name the real file. */
+		char real[PATH_MAX];
+
+		if (realpath(x->image_dir, real))
+			snprintf(x->image_dir, sizeof(x->image_dir), "%s",
+				 real);
+	}
+	if (access(x->image_dir, W_OK))
+		return err_set(err, EXIT_ENV, errno,
+			       "cannot create the disk image in %s: %s",
+			       x->image_dir, strerror(errno));
+	if (!statvfs(x->image_dir, &vfs) &&
+	    (uint64_t)vfs.f_bavail * vfs.f_frsize < o->disk_bytes + (64u << 20))
+		return err_set(
+			err, EXIT_ENV, ENOSPC,
+			"not enough room in %s for a %s disk image (%s free); use a smaller --disk-size or another --disk directory",
+			x->image_dir, fmt_size(o->disk_bytes, a, sizeof(a)),
+			fmt_size((uint64_t)vfs.f_bavail * vfs.f_frsize, b,
+				 sizeof(b)));
+	snprintf(x->r->image_dir, sizeof(x->r->image_dir), "%s", x->image_dir);
+	target_fs_type(x->image_dir, x->r->image_fs, sizeof(x->r->image_fs));
+	if (target_fs_in_ram(x->image_dir)) {
+		warn_add(
+			&x->r->warnings, "image-in-ram",
+			"the disk image is on tmpfs (%s): every cache mode reads and writes host RAM; give --disk a directory on the storage you mean to test",
+			x->image_dir);
+	}
+	return true;
+}
+
+static void image_path(const struct lab_ctx *x, enum lab_format f, char *out,
+		       size_t len)
+{
+	const struct lab_opts *o = x->o;
+	char base[PATH_MAX];
+
+	snprintf(base, sizeof(base), "%s", o->disk ? o->disk : "");
+	if (x->disk_is_file && o->nformat == 1)
+		snprintf(out, len, "%s/%s", x->image_dir, basename(base));
+	else if (x->disk_is_file)
+		snprintf(out, len, "%s/%s.%s", x->image_dir, basename(base),
+			 lab_format_names[f]);
+	else
+		snprintf(out, len, "%s/iolab-lab-%d.%s", x->image_dir,
+			 (int)getpid(), lab_format_names[f]);
+}
+
+static bool build_initrd(struct lab_ctx *x, struct err *err)
+{
+	const struct lab_opts *o = x->o;
+	struct initramfs_spec spec = { 0 };
+	struct kmod_list lists[BUS_COUNT];
+	struct kmod_index ix;
+	char init_path[PATH_MAX], *suite_line, *conf;
+	const char *tmp = getenv("TMPDIR");
+	bool ok = true;
+	int fd;
+
+	if (!static_bin_find(o->iolab_static, init_path, sizeof(init_path),
+			     err))
+		return false;
+	if (!kmod_index_load(&ix, x->kernel.moddir, err))
+		return false;
+	memset(lists, 0, sizeof(lists));
+	for (unsigned int i = 0; ok && i < o->nbus; i++) {
+		const char *const *names = lab_bus_modules(o->buses[i]);
+		size_t n = 0;
+
+		while (names[n])
+			n++;
+		ok = kmod_resolve(&ix, names, n, &lists[o->buses[i]], err);
+		spec.mods[o->buses[i]] = &lists[o->buses[i]];
+	}
+	snprintf(x->initrd, sizeof(x->initrd), "%s/iolab-lab-XXXXXX.cpio",
+		 tmp && *tmp ? tmp : "/tmp");
+	fd = ok ? mkostemps(x->initrd, 5, O_CLOEXEC) : -1;
+	if (ok && fd < 0)
+		ok = err_set(err, EXIT_ENV, errno,
+			     "cannot create the guest initramfs in %s: %s",
+			     tmp && *tmp ? tmp : "/tmp", strerror(errno));
+	if (fd >= 0)
+		x->initrd_cleanup = cleanup_add(x->initrd);
+	suite_line = lab_suite_conf(&o->suite);
+	conf = xasprintf("protocol=%d\ndisk_bytes=%llu\nfill=1\ndoctor=%d\n%s",
+			 CHAN_PROTOCOL, (unsigned long long)o->disk_bytes,
+			 o->doctor ? 1 : 0, suite_line);
+	spec.init_path = init_path;
+	spec.ix = &ix;
+	spec.conf = conf;
+	if (ok)
+		ok = initramfs_write(fd, &spec, err);
+	/* Kept at >= 3 (a child's 0-2 are replaced) for QEMU to read. */
+	if (fd >= 0 && fd < 3) {
+		int hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+		close(fd);
+		fd = hi;
+		if (fd < 0 && ok)
+			ok = err_set(err, EXIT_ENV, errno,
+				     "cannot hold %s open: %s", x->initrd,
+				     strerror(errno));
+	}
+	x->initrd_fd = fd;
+	snprintf(x->initrd_fdpath, sizeof(x->initrd_fdpath), "/proc/self/fd/%d",
+		 fd);
+	free(suite_line);
+	free(conf);
+	for (int b = 0; b < BUS_COUNT; b++)
+		kmod_list_free(&lists[b]);
+	kmod_index_free(&ix);
+	return ok;
+}
+
+static void remove_initrd(struct lab_ctx *x)
+{
+	if (x->initrd_fd >= 0)
+		close(x->initrd_fd);
+	x->initrd_fd = -1;
+	if (!x->initrd[0])
+		return;
+	unlink(x->initrd);
+	cleanup_remove(x->initrd_cleanup);
+	x->initrd[0] = '\0';
+}
+
+/* Time a cell should take, for the estimate and the watchdog. */
+static uint64_t cell_estimate_ns(const struct lab_ctx *x, bool refused)
+{
+	const struct lab_opts *o = x->o;
+
+	if (refused)
+		return NS / 2;
+	if (x->nok)
+		return (uint64_t)(x->ok_s / x->nok * 1e9);
+	return (x->accel == ACCEL_KVM ? EST_BOOT_KVM_NS : EST_BOOT_TCG_NS) +
+	       o->disk_bytes * NS / EST_FILL_BPS +
+	       lab_suite_estimate_ns(&o->suite);
+}
+
+static void on_event(const struct chan_event *ev, void *ctx)
+{
+	struct lab_ctx *x = ctx;
+	char t[32], line[512];
+	struct winsize ws;
+	int n;
+
+	if (!x->o->progress)
+		return;
+	if (!ev)
+		; /* a tick: the same state, a new time */
+	else if (ev->type == CHAN_PROGRESS && !strncmp(ev->text, "filling", 7))
+		snprintf(x->state, sizeof(x->state), "%s (%llu of %llu MiB)",
+			 ev->text, ev->n1, ev->n2);
+	else if (ev->type == CHAN_PROGRESS && !ev->n2)
+		snprintf(x->state, sizeof(x->state), "%s", ev->text);
+	else if (ev->type == CHAN_PROGRESS)
+		snprintf(x->state, sizeof(x->state), "%s (%llu/%llu)", ev->text,
+			 ev->n1 + 1 > ev->n2 ? ev->n2 : ev->n1 + 1, ev->n2);
+	else if (ev->type == CHAN_HELLO)
+		snprintf(x->state, sizeof(x->state), "booted");
+	else if (ev->type == CHAN_DISK)
+		snprintf(x->state, sizeof(x->state), "disk %s found", ev->text);
+	else
+		return;
+	/* One line: cut to the terminal's width, or it scrolls. */
+	n = snprintf(line, sizeof(line), "[%2u/%u] %s: %s, %s", x->cell_no,
+		     x->ncells, x->cell_label, x->state,
+		     lab_fmt_secs((double)(clock_ns() - x->cell_t0) / 1e9, t,
+				  sizeof(t)));
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1 && n > 0 &&
+	    (size_t)n >= ws.ws_col)
+		line[ws.ws_col - 1] = '\0';
+	fprintf(stderr, "\r%s\033[K", line);
+}
+
+static char *trim_dup(const char *s)
+{
+	char *d = xstrdup(s ? s : "");
+	size_t n = strlen(d);
+
+	while (n && (d[n - 1] == '\n' || d[n - 1] == '\r' || d[n - 1] == ' '))
+		d[--n] = '\0';
+	return d;
+}
+
+/* What a finished vm_run means for the cell. */
+static void classify(struct lab_cell *c, const struct vm_outcome *v,
+		     const struct lab_opts *o)
+{
+	struct err err = { 0 };
+	char a[32];
+
+	c->boot_s = v->boot_s;
+	c->elapsed_s = v->elapsed_s;
+	if (v->guest_log && v->guest_log[0])
+		c->guest_log = trim_dup(v->guest_log);
+	snprintf(c->disk, sizeof(c->disk), "%s", v->disk);
+	if (v->end == VM_EXITED && !v->booted && v->exit_status != 0 &&
+	    v->qemu_stderr[0]) {
+		c->status = LAB_REFUSED;
+		c->reason = trim_dup(v->qemu_stderr);
+		return;
+	}
+	c->status = LAB_FAILED;
+	if (v->qemu_stderr[0])
+		c->qemu_stderr = trim_dup(v->qemu_stderr);
+	if (v->end == VM_BOOT_TIMEOUT)
+		c->reason = xasprintf(
+			"the guest did not boot within %s (watchdog)",
+			fmt_duration(o->boot_timeout_ns, a, sizeof(a)));
+	else if (v->end == VM_IDLE_TIMEOUT)
+		c->reason = xasprintf(
+			"the guest fell silent for too long (watchdog); QEMU was killed");
+	else if (v->end == VM_TOTAL_TIMEOUT)
+		c->reason = xasprintf(
+			"no result within the cell's time limit (watchdog; --cell-timeout); QEMU was killed");
+	else if (v->fail[0])
+		c->reason = xasprintf("the guest gave up: %s", v->fail);
+	else if (!v->suite && !v->booted)
+		c->reason = xasprintf(
+			"QEMU exited with status %d before the guest started%s%s",
+			v->exit_status, v->qemu_stderr[0] ? ": " : "",
+			v->qemu_stderr);
+	else if (!v->suite)
+		c->reason = xasprintf(
+			"QEMU exited with status %d before the guest sent a result%s%s",
+			v->exit_status, v->qemu_stderr[0] ? ": " : "",
+			v->qemu_stderr);
+	if (c->reason) {
+		char *t = trim_dup(c->reason);
+
+		free(c->reason);
+		c->reason = t;
+		c->console_tail = xstrdup(v->console_tail);
+		return;
+	}
+	c->result = xstrdup(v->suite);
+	if (!lab_cell_parse(c, &err)) {
+		c->reason = xstrdup(err.msg);
+		c->console_tail = xstrdup(v->console_tail);
+		return;
+	}
+	if (v->suite_code != 0) {
+		c->reason = xasprintf(
+			"the suite stopped early (exit %d); the figures are partial",
+			v->suite_code);
+		c->console_tail = xstrdup(v->console_tail);
+		return;
+	}
+	if (v->doctor)
+		c->doctor = xstrdup(v->doctor);
+	c->status = LAB_OK;
+}
+
+static void cell_label(const struct lab_cell *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s aio=%s cache=%s", lab_bus_names[c->bus],
+		 lab_format_names[c->format], engine_name(c->aio),
+		 cache_name(c->cache));
+}
+
+static void run_once(struct lab_ctx *x, struct lab_cell *c,
+		     const struct lab_image *im, enum lab_accel accel,
+		     uint64_t boot_ns, struct vm_outcome *v, struct err *err)
+{
+	const struct lab_opts *o = x->o;
+	char *append = xasprintf(
+		"console=ttyS0 panic=-1 loglevel=4 rdinit=/init iolab.bus=%s",
+		lab_bus_names[c->bus]);
+	struct qemu_cell q = {
+		.qemu = o->qemu,
+		.kernel = x->kernel.path,
+		.initrd = x->initrd_fdpath,
+		.initrd_fd = x->initrd_fd,
+		.append = append,
+		.accel = accel,
+		.memory_bytes = o->memory_bytes,
+		.smp = o->smp,
+		.image = im->fdpath,
+		.image_fd = im->fd,
+		.format = c->format,
+		.bus = c->bus,
+		.aio = c->aio,
+		.cache = c->cache,
+	};
+	uint64_t step = lab_suite_step_ns(&o->suite);
+	struct vm_limits l = {
+		.boot_ns = boot_ns,
+		.idle_ns = 180 * NS + 4 * step,
+		.total_ns =
+			o->cell_timeout_ns ?
+				o->cell_timeout_ns :
+				boot_ns + 600 * NS +
+					5 * o->disk_bytes * NS / EST_FILL_BPS +
+					4 * lab_suite_estimate_ns(&o->suite),
+	};
+
+	image_drop_cache(im);
+	if (!vm_run(&q, &l, on_event, x, v, err)) {
+		/* QEMU could not even be executed: a cell cannot fix that. */
+		memset(v, 0, sizeof(*v));
+		v->end = VM_INTERRUPTED;
+	}
+	free(append);
+}
+
+/*
+ * One cell, with --accel auto's fallback: while KVM is unconfirmed a
+ * guest that does not boot within kvm_probe_ns, or a QEMU that fails
+ * under KVM but not under TCG, switches the lab to TCG for good.
+ */
+static bool run_cell(struct lab_ctx *x, struct lab_cell *c,
+		     const struct lab_image *im, struct err *err)
+{
+	const struct lab_opts *o = x->o;
+	struct vm_outcome v;
+	bool probing = x->accel == ACCEL_KVM && o->accel == ACCEL_AUTO &&
+		       !x->kvm_confirmed;
+	uint64_t boot_ns = probing && o->kvm_probe_ns < o->boot_timeout_ns ?
+				   o->kvm_probe_ns :
+				   o->boot_timeout_ns;
+	char a[32];
+
+	run_once(x, c, im, x->accel, boot_ns, &v, err);
+	if (err->msg[0])
+		return false;
+	if (probing && v.end != VM_INTERRUPTED &&
+	    (v.end == VM_BOOT_TIMEOUT || (!v.booted && v.exit_status != 0))) {
+		struct vm_outcome t;
+		bool kvm_timeout = v.end == VM_BOOT_TIMEOUT;
+		char *kvm_err = trim_dup(v.qemu_stderr);
+
+		run_once(x, c, im, ACCEL_TCG, o->boot_timeout_ns, &t, err);
+		if (err->msg[0]) {
+			free(kvm_err);
+			vm_outcome_free(&v);
+			return false;
+		}
+		if (kvm_timeout || t.booted) {
+			x->accel = ACCEL_TCG;
+			x->r->accel = ACCEL_TCG;
+			kvm_err[strcspn(kvm_err, "\n")] = '\0';
+			if (kvm_timeout)
+				snprintf(
+					x->r->accel_note,
+					sizeof(x->r->accel_note),
+					"KVM was tried first: the guest did not boot within %s, so the lab fell back to TCG",
+					fmt_duration(boot_ns, a, sizeof(a)));
+			else
+				snprintf(
+					x->r->accel_note,
+					sizeof(x->r->accel_note),
+					"KVM was tried first and QEMU failed (%.200s), so the lab fell back to TCG",
+					kvm_err);
+			if (o->progress)
+				fprintf(stderr, "\r\033[K");
+			fprintf(stderr, "iolab lab: %s\n", x->r->accel_note);
+		}
+		free(kvm_err);
+		vm_outcome_free(&v);
+		v = t;
+		c->accel = ACCEL_TCG;
+	} else {
+		c->accel = x->accel;
+		if (probing && v.booted)
+			x->kvm_confirmed = true;
+	}
+	if (v.end == VM_INTERRUPTED) {
+		vm_outcome_free(&v);
+		return false;
+	}
+	classify(c, &v, o);
+	vm_outcome_free(&v);
+	return true;
+}
+
+static void print_start(struct lab_ctx *x, size_t ncells, unsigned int nrefuse)
+{
+	uint64_t total = 0;
+	char a[32];
+
+	for (size_t i = 0; i < ncells; i++) {
+		const struct lab_cell *c = &x->r->cells[i];
+
+		total += cell_estimate_ns(x, job_qemu_refuses(c->aio, c->cache,
+							      NULL));
+	}
+	fprintf(stderr,
+		"iolab lab: %zu cell%s (%u of them QEMU should refuse), about %s under %s\n",
+		ncells, ncells == 1 ? "" : "s", nrefuse,
+		lab_fmt_secs((double)total / 1e9, a, sizeof(a)),
+		x->accel == ACCEL_KVM ? "KVM" : "TCG");
+}
+
+static void print_done(struct lab_ctx *x, const struct lab_cell *c,
+		       size_t left_refused, size_t left)
+{
+	uint64_t eta = 0;
+	char a[32];
+
+	eta = (left - left_refused) * cell_estimate_ns(x, false) +
+	      left_refused * cell_estimate_ns(x, true);
+	if (x->o->progress)
+		fprintf(stderr, "\r\033[K");
+	if (x->o->quiet)
+		return;
+	fprintf(stderr, "[%2u/%u] %s: ", x->cell_no, x->ncells, x->cell_label);
+	if (c->status == LAB_OK)
+		fprintf(stderr, "ok (boot %.1f s, %.0f s in all)", c->boot_s,
+			c->elapsed_s);
+	else if (c->status == LAB_REFUSED)
+		fprintf(stderr, "refused by QEMU");
+	else
+		fprintf(stderr, "failed: %.160s", c->reason);
+	if (left)
+		fprintf(stderr, "; %zu to go, about %s", left,
+			lab_fmt_secs((double)eta / 1e9, a, sizeof(a)));
+	fprintf(stderr, "\n");
+}
+
+/*
+ * A buffered cache mode reads through the host's page cache, and each
+ * guest has just written its whole disk: unless the image is larger than
+ * the host's free memory, those reads measure host RAM. Say so.
+ */
+static void note_page_cache(const struct lab_opts *o, struct lab_report *r)
+{
+	struct sysinfo si;
+	char a[32], b[32];
+	bool buffered = false;
+
+	for (size_t i = 0; i < r->ncells; i++)
+		buffered |= r->cells[i].status == LAB_OK &&
+			    !cache_direct(r->cells[i].cache);
+	if (!buffered || sysinfo(&si))
+		return;
+	if (o->disk_bytes < (uint64_t)si.totalram * si.mem_unit)
+		warn_add(
+			&r->warnings, "lab-page-cache-reads",
+			"reads with cache=writethrough, writeback or unsafe come from the host's page cache: each guest wrote its whole %s disk just before, and the host has %s of RAM; they measure host memory, not the storage (use a --disk-size above the host's RAM to see the storage)",
+			fmt_size(o->disk_bytes, a, sizeof(a)),
+			fmt_size((uint64_t)si.totalram * si.mem_unit, b,
+				 sizeof(b)));
+}
+
+/* Cells in report order: bus, format, aio, cache. */
+static void make_cells(const struct lab_opts *o, struct lab_report *r)
+{
+	size_t n = (size_t)o->nbus * o->nformat * o->naio * o->ncache, k = 0;
+
+	r->cells = xcalloc(n, sizeof(*r->cells));
+	for (unsigned int b = 0; b < o->nbus; b++)
+		for (unsigned int f = 0; f < o->nformat; f++)
+			for (unsigned int a = 0; a < o->naio; a++)
+				for (unsigned int c = 0; c < o->ncache; c++) {
+					struct lab_cell *cl = &r->cells[k++];
+
+					cl->bus = o->buses[b];
+					cl->format = o->formats[f];
+					cl->aio = o->aios[a];
+					cl->cache = o->caches[c];
+				}
+	r->ncells = n;
+}
+
+bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
+{
+	struct lab_ctx x = {
+		.o = o, .r = r, .initrd_cleanup = -1, .initrd_fd = -1
+	};
+	uint64_t t0 = clock_ns();
+	bool *ran, ok = true;
+	unsigned int nrefuse = 0;
+	size_t total, done = 0, done_refused = 0, keep = 0;
+
+	if (!find_qemu(&x, err) || !check_qemu_img(&x, err))
+		return false;
+	if (!kernel_find(&x.kernel, o->kernel, "/boot", "/lib/modules", err))
+		return false;
+	snprintf(r->kernel, sizeof(r->kernel), "%s", x.kernel.path);
+	snprintf(r->kernel_release, sizeof(r->kernel_release), "%s",
+		 x.kernel.release);
+	r->disk_bytes = o->disk_bytes;
+	r->memory_bytes = o->memory_bytes;
+	r->smp = o->smp;
+	if (!plan_disk(&x, err))
+		return false;
+	if (o->accel == ACCEL_TCG) {
+		x.accel = ACCEL_TCG;
+	} else if (kvm_usable()) {
+		x.accel = ACCEL_KVM;
+	} else if (o->accel == ACCEL_KVM) {
+		return err_set(
+			err, EXIT_ENV, errno,
+			"--accel kvm: cannot open /dev/kvm (%s); use --accel tcg or auto",
+			strerror(errno));
+	} else {
+		x.accel = ACCEL_TCG;
+		snprintf(r->accel_note, sizeof(r->accel_note),
+			 "no usable /dev/kvm, so the lab runs under TCG");
+	}
+	r->accel = x.accel;
+	if (!build_initrd(&x, err)) {
+		remove_initrd(&x);
+		return false;
+	}
+	make_cells(o, r);
+	total = r->ncells;
+	ran = xcalloc(total, sizeof(bool));
+	for (size_t i = 0; i < total; i++)
+		nrefuse += job_qemu_refuses(r->cells[i].aio, r->cells[i].cache,
+					    NULL);
+	x.ncells = (unsigned int)total;
+	print_start(&x, total, nrefuse);
+	/* Format by format: one image on the host at a time. */
+	for (unsigned int f = 0; ok && f < o->nformat; f++) {
+		struct lab_image im;
+		char path[PATH_MAX + 64];
+
+		image_path(&x, o->formats[f], path, sizeof(path));
+		if (!image_create(&im, x.qemu_img, path, o->formats[f],
+				  o->disk_bytes, err)) {
+			ok = false;
+			break;
+		}
+		for (size_t i = 0; ok && i < total; i++) {
+			struct lab_cell *c = &r->cells[i];
+			bool refuses;
+
+			if (c->format != o->formats[f])
+				continue;
+			if (sig_pending()) {
+				ok = false;
+				break;
+			}
+			refuses = job_qemu_refuses(c->aio, c->cache, NULL);
+			x.cell_no = (unsigned int)(done + 1);
+			cell_label(c, x.cell_label, sizeof(x.cell_label));
+			x.cell_t0 = clock_ns();
+			snprintf(x.state, sizeof(x.state), "booting");
+			if (!run_cell(&x, c, &im, err)) {
+				ok = false;
+				break;
+			}
+			ran[i] = true;
+			done++;
+			done_refused += refuses;
+			if (c->status == LAB_OK) {
+				x.ok_s += c->elapsed_s;
+				x.nok++;
+			}
+			print_done(&x, c, nrefuse - done_refused, total - done);
+		}
+		image_remove(&im);
+	}
+	remove_initrd(&x);
+	if (o->progress)
+		fprintf(stderr, "\r\033[K");
+	/* Keep the cells that ran, in report order. */
+	for (size_t i = 0; i < total; i++) {
+		if (ran[i]) {
+			r->cells[keep++] = r->cells[i];
+		} else {
+			free(r->cells[i].reason);
+			free(r->cells[i].qemu_stderr);
+			free(r->cells[i].console_tail);
+			free(r->cells[i].guest_log);
+			free(r->cells[i].result);
+			free(r->cells[i].doctor);
+		}
+	}
+	r->ncells = keep;
+	free(ran);
+	note_page_cache(o, r);
+	r->elapsed_s = (double)(clock_ns() - t0) / 1e9;
+	if (sig_pending()) {
+		r->partial = true;
+		r->stop_signal = sig_pending();
+		return true;
+	}
+	return ok;
+}

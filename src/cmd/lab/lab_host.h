@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `iolab lab`: the QEMU aio x cache x bus experiment of design.md's
+ * second story, with real guests. One QEMU per cell, each booting the
+ * same kernel with an initramfs holding the static iolab as /init; the
+ * guest fills its disk, runs the suite and sends the result back.
+ */
+#ifndef IOLAB_LAB_LAB_H
+#define IOLAB_LAB_LAB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "qemu_argv.h"
+#include "lab_suite.h"
+
+struct err;
+struct lab_report;
+
+struct lab_opts {
+	enum lab_bus buses[BUS_COUNT];
+	unsigned int nbus;
+	enum lab_format formats[FMT_COUNT];
+	unsigned int nformat;
+	enum engine_kind aios[3];
+	unsigned int naio;
+	enum cache_mode caches[CACHE_COUNT];
+	unsigned int ncache;
+	const char *disk; /* image path or directory; NULL = "." */
+	uint64_t disk_bytes;
+	struct lab_suite suite;
+	const char *kernel; /* NULL = newest /boot/vmlinuz-* */
+	const char *qemu; /* "qemu-system-x86_64" or a path */
+	const char *iolab_static; /* NULL = look for it */
+	enum lab_accel accel;
+	uint64_t memory_bytes;
+	unsigned int smp;
+	bool doctor;
+	bool progress; /* live line on stderr */
+	bool quiet; /* no per-cell lines on stderr */
+	uint64_t boot_timeout_ns;
+	uint64_t cell_timeout_ns; /* 0 = from the estimate */
+	uint64_t kvm_probe_ns; /* --accel auto: how long KVM may take */
+};
+
+void lab_opts_defaults(struct lab_opts *o);
+
+/*
+ * Run every cell into @r. False with @err set if the lab could not start
+ * (no QEMU, no kernel ...); a lab that started returns true, cells that
+ * failed being part of the result, r->partial if it was interrupted.
+ * Everything it created is removed before it returns.
+ */
+bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err);
+
+#endif

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The lab guest's suite: iolab mark with the lab's settings; see suite.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lab_suite.h"
+#include "../../core/target.h"
+#include "../mark/mark_report.h"
+#include "../../util/err.h"
+#include "../../util/parse.h"
+#include "../../util/warn.h"
+#include "../../util/xmem.h"
+
+#define SEC 1000000000ull
+
+void lab_suite_defaults(struct lab_suite *s)
+{
+	struct mark_spec *m = &s->spec;
+
+	mark_spec_defaults(m);
+	mark_spec_set_preset(m, mark_preset_find("cdm6"));
+	m->runs = 1;
+	m->time_ns = 2 * SEC;
+	m->interval_ns = 0;
+	m->base.cache = CACHE_NONE; /* O_DIRECT in the guest, as CDM */
+	m->label = "mark";
+}
+
+bool lab_suite_set_preset(struct lab_suite *s, const char *name,
+			  struct err *err)
+{
+	const struct mark_preset *p = mark_preset_find(name);
+	char list[256] = "";
+
+	if (p) {
+		uint64_t t = s->spec.time_ns;
+
+		mark_spec_set_preset(&s->spec, p);
+		/* A preset's own time and pause (flash) yield to the lab's:
+		 * --time decides, and guests do not pause. */
+		s->spec.time_ns = t;
+		s->spec.interval_ns = 0;
+		return true;
+	}
+	for (p = mark_presets; p->name; p++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s%s", list[0] ? ", " : "", p->name);
+	return err_set(err, EXIT_USAGE, 0, "--preset %s: unknown; choose %s",
+		       name, list);
+}
+
+bool lab_suite_set_tests(struct lab_suite *s, const char *list, struct err *err)
+{
+	int n = mark_tests_parse(list, s->spec.tests, MARK_MAX_TESTS, err);
+
+	if (n < 0) {
+		err_prefix(err, "--tests");
+		return false;
+	}
+	s->spec.ntests = (unsigned int)n;
+	s->spec.preset = NULL;
+	return true;
+}
+
+bool lab_suite_finish(struct lab_suite *s, unsigned int runs, uint64_t time_ns,
+		      struct err *err)
+{
+	if (runs)
+		s->spec.runs = runs;
+	if (time_ns)
+		s->spec.time_ns = time_ns;
+	return mark_spec_validate(&s->spec, err);
+}
+
+const char *lab_suite_preset(const struct lab_suite *s)
+{
+	return s->spec.preset;
+}
+
+unsigned int lab_suite_ntests(const struct lab_suite *s)
+{
+	return s->spec.ntests;
+}
+
+const char *lab_suite_test_name(const struct lab_suite *s, unsigned int i,
+				char *buf, size_t len)
+{
+	return mark_test_name(&s->spec.tests[i], buf, len);
+}
+
+unsigned int lab_suite_runs(const struct lab_suite *s)
+{
+	return s->spec.runs;
+}
+
+uint64_t lab_suite_time_ns(const struct lab_suite *s)
+{
+	return s->spec.time_ns;
+}
+
+uint64_t lab_suite_estimate_ns(const struct lab_suite *s)
+{
+	return mark_estimate_ns(&s->spec);
+}
+
+uint64_t lab_suite_step_ns(const struct lab_suite *s)
+{
+	return s->spec.time_ns + s->spec.interval_ns;
+}
+
+const char *lab_suite_title(const struct lab_suite *s, char *buf, size_t len)
+{
+	char t[32], name[32];
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "%s%s(",
+			     s->spec.preset ? s->spec.preset : "",
+			     s->spec.preset ? " " : "");
+	for (unsigned int i = 0; i < s->spec.ntests && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
+				      lab_suite_test_name(s, i, name,
+							  sizeof(name)));
+	if (n < len)
+		snprintf(
+			buf + n, len - n,
+			"), read and write, each a warm-up and %u run%s of %s, the maximum shown; iolab mark in the guest, %s with O_DIRECT",
+			s->spec.runs, s->spec.runs == 1 ? "" : "s",
+			fmt_duration(s->spec.time_ns, t, sizeof(t)),
+			engine_name(s->spec.base.engine));
+	return buf;
+}
+
+char *lab_suite_conf(const struct lab_suite *s)
+{
+	char tests[MARK_MAX_TESTS * 24] = "", name[32];
+
+	for (unsigned int i = 0; i < s->spec.ntests; i++) {
+		char *sp;
+
+		lab_suite_test_name(s, i, name, sizeof(name));
+		sp = strchr(name, ' ');
+		if (sp)
+			*sp = '-'; /* one token: SEQ1M-Q8T1 */
+		snprintf(tests + strlen(tests), sizeof(tests) - strlen(tests),
+			 "%s%s", i ? "," : "", name);
+	}
+	return xasprintf("suite=%s %u %llu %s\n",
+			 s->spec.preset ? s->spec.preset : "-", s->spec.runs,
+			 (unsigned long long)s->spec.time_ns, tests);
+}
+
+bool lab_suite_from_conf(struct lab_suite *s, const char *value,
+			 struct err *err)
+{
+	char preset[32], tests[MARK_MAX_TESTS * 24];
+	unsigned long long t;
+	unsigned int runs;
+
+	lab_suite_defaults(s);
+	if (sscanf(value, "%31s %u %llu %383s", preset, &runs, &t, tests) != 4)
+		return err_set(err, EXIT_USAGE, 0, "bad suite line '%s'",
+			       value);
+	if (strcmp(preset, "-") ? !lab_suite_set_preset(s, preset, err) :
+				  !lab_suite_set_tests(s, tests, err))
+		return false;
+	return lab_suite_finish(s, runs, t, err);
+}
+
+int lab_suite_run(const struct lab_suite *s, const char *dev,
+		  const char *json_path, struct err *err)
+{
+	struct mark_spec m = s->spec;
+	struct target_req req = {
+		.path = dev,
+		.need_write = mark_needs_write(&m),
+		.allow_write_device = true,
+	};
+	char runs[16], time[32];
+	/* What a user would type in a VM to get the same document. */
+	char *argv[] = { (char *)"iolab",
+			 (char *)"mark",
+			 (char *)(m.preset ? "--preset" : "--tests"),
+			 NULL,
+			 (char *)"--runs",
+			 runs,
+			 (char *)"--time",
+			 time,
+			 (char *)"--interval",
+			 (char *)"0",
+			 (char *)"--allow-write-device",
+			 (char *)dev,
+			 NULL };
+	char *conf = lab_suite_conf(s), *tests;
+	struct mark_result r;
+	struct mark_report rep;
+	struct warnings w = { 0 };
+	struct target t;
+	bool ok, wrote = false;
+	FILE *f;
+	int fd, rc;
+
+	tests = strrchr(conf, ' ') + 1;
+	tests[strcspn(tests, "\n")] = '\0';
+	argv[3] = (char *)(m.preset ? m.preset : tests);
+	snprintf(runs, sizeof(runs), "%u", m.runs);
+	snprintf(time, sizeof(time), "%llums",
+		 (unsigned long long)(m.time_ns / 1000000ull));
+	m.progress = true; /* relayed to the host by the guest init */
+	if (!target_prepare(&t, &req, &w, err)) {
+		target_release(&t);
+		warnings_free(&w);
+		free(conf);
+		return err->exit_code ? err->exit_code : EXIT_ENV;
+	}
+	ok = mark_run(&m, &t, &r, err);
+	rep = (struct mark_report){ .argc = 12,
+				    .argv = argv,
+				    .target = &t,
+				    .res = &r,
+				    .warnings = &w };
+	/* A new file: never one that was there, never through a link. */
+	fd = open(json_path,
+		  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f && fd >= 0)
+		close(fd);
+	if (f) {
+		struct err e2 = { 0 };
+
+		wrote = mark_json_write(&rep, f, &e2);
+		if (fclose(f))
+			wrote = false;
+		if (!wrote && ok)
+			*err = e2;
+	} else if (ok) {
+		err_set(err, EXIT_ENV, errno, "cannot write %s: %s", json_path,
+			strerror(errno));
+	}
+	if (!ok)
+		rc = err->exit_code ? err->exit_code : EXIT_ENV;
+	else if (!wrote)
+		rc = EXIT_ENV;
+	else
+		rc = r.partial ? EXIT_IO : EXIT_OK;
+	mark_result_free(&r);
+	target_release(&t);
+	warnings_free(&w);
+	free(conf);
+	return rc;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The suite each lab guest runs on its test disk: `iolab mark`
+ * (suite/mark.h) with the lab's settings, and what the host needs to know
+ * about it (validation, time estimate, the line passed to the guest).
+ *
+ * The lab's defaults differ from mark's: preset cdm6 (the second story's
+ * table), 1 scored run of 2 s after mark's warm-up run, no pause between
+ * tests (a guest has no SSD to let cool; the host's storage is shared by
+ * every cell anyway), read then write.
+ */
+#ifndef IOLAB_LAB_SUITE_H
+#define IOLAB_LAB_SUITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../mark/mark_suite.h"
+
+struct err;
+
+struct lab_suite {
+	struct mark_spec spec;
+};
+
+/* Defaults: preset cdm6, 1 run of 2 s per test and direction. */
+void lab_suite_defaults(struct lab_suite *s);
+/* --preset NAME (mark's presets). */
+bool lab_suite_set_preset(struct lab_suite *s, const char *name,
+			  struct err *err);
+/* --tests "SEQ1M-Q8T1,RND4K-Q1T1". */
+bool lab_suite_set_tests(struct lab_suite *s, const char *list,
+			 struct err *err);
+/* --runs, --time; then everything checked as mark checks it. */
+bool lab_suite_finish(struct lab_suite *s, unsigned int runs, uint64_t time_ns,
+		      struct err *err);
+
+/* The preset's name, or NULL for a list of tests. */
+const char *lab_suite_preset(const struct lab_suite *s);
+unsigned int lab_suite_ntests(const struct lab_suite *s);
+/* "SEQ128K Q32T1", as mark names it (and as its JSON does). */
+const char *lab_suite_test_name(const struct lab_suite *s, unsigned int i,
+				char *buf, size_t len);
+unsigned int lab_suite_runs(const struct lab_suite *s);
+uint64_t lab_suite_time_ns(const struct lab_suite *s);
+/* Time the suite takes, warm-up runs included, without preparation. */
+uint64_t lab_suite_estimate_ns(const struct lab_suite *s);
+/* One measured step (a run, warm-up or scored): the longest silence. */
+uint64_t lab_suite_step_ns(const struct lab_suite *s);
+/* "cdm6 (SEQ128K Q32T1, ...), read and write, 1 warm-up + 1 run of 2 s". */
+const char *lab_suite_title(const struct lab_suite *s, char *buf, size_t len);
+
+/* The "suite=" line of guest.conf; caller frees. */
+char *lab_suite_conf(const struct lab_suite *s);
+/* Parse the value of that line back. */
+bool lab_suite_from_conf(struct lab_suite *s, const char *value,
+			 struct err *err);
+
+/*
+ * In the guest: run the suite on block device @dev and write mark's JSON
+ * document to @json_path. Its live line goes to stderr (the guest init
+ * relays it to the host). Returns the exit code: 0, or EXIT_IO when the
+ * suite stopped early, or another code when it could not start (then
+ * @err says why and nothing may have been written).
+ */
+int lab_suite_run(const struct lab_suite *s, const char *dev,
+		  const char *json_path, struct err *err);
+
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What `iolab mark` and `iolab matrix` share on the command line: the
+ * suite's flags (preset, tests, directions, runs, times, data, safety,
+ * output), how they become a mark spec and a target request, and the
+ * estimate printed before starting.
+ */
+#ifndef IOLAB_CLI_SUITE_H
+#define IOLAB_CLI_SUITE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../opts.h"
+#include "../../core/target.h"
+#include "mark_suite.h"
+
+struct err;
+
+struct suite_cli {
+	struct mark_spec s;
+	int engine, cache, pattern; /* mark's --engine/--cache */
+	const char *preset, *tests, *only;
+	const char *engines, *caches; /* matrix's lists */
+	uint64_t time_ns, interval_ns; /* applied over the preset's */
+	uint64_t size, offset;
+	bool keep, allow_write_file, allow_write_device, json, csv, no_progress;
+	const char *output;
+};
+
+/* Defaults before parsing (the matrix then changes preset and runs). */
+void suite_cli_init(struct suite_cli *c);
+/*
+ * After parsing: preset or tests, directions, times, mix and flush rules.
+ * @default_preset applies when neither --preset nor --tests was given.
+ */
+bool suite_cli_finish(struct suite_cli *c, const struct opt_cmd *cmd,
+		      const struct opt_state *st, const char *default_preset,
+		      struct err *err);
+/* The target request for this suite on @path. */
+void suite_target_req(const struct suite_cli *c, const char *path,
+		      bool need_write, struct target_req *req);
+/*
+ * Before starting, on stderr: what will run and about how long it takes,
+ * "iolab mark: 8 tests (read, write), 1 warm-up + 5 runs of 5 s per test,
+ * 5 s between tests: about 4 min 35 s, after writing the 1 GiB test file".
+ */
+void suite_print_estimate(const char *who, const struct suite_cli *c,
+			  const char *path, unsigned int ntests,
+			  uint64_t total_ns);
+/* "4 min 35 s", "50 s", "1 h 02 min". */
+const char *suite_fmt_eta(uint64_t ns, char *buf, size_t len);
+
+#endif

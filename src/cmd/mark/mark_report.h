@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What `iolab mark` and `iolab matrix` report, rendered as tables or JSON.
+ * None of this depends on the CLI: the lab renders a mark result from its
+ * guest with mark_json_write() (argc 0 and argv NULL are fine), or embeds
+ * it in its own document with jmark_tests() (report/mark_json.h).
+ */
+#ifndef IOLAB_REPORT_MARK_REPORT_H
+#define IOLAB_REPORT_MARK_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "mark_suite.h"
+#include "../matrix/matrix_suite.h"
+
+struct err;
+struct target;
+
+struct mark_report {
+	int argc;
+	char *const *argv;
+	const struct target *target;
+	const struct mark_result *res;
+	const struct warnings *warnings; /* the target's (preparation) */
+};
+
+void mark_text_print(const struct mark_report *r, FILE *f);
+bool mark_json_write(const struct mark_report *r, FILE *f, struct err *err);
+/* A line per test and direction; see mark_csv.c. */
+bool mark_csv_write(const struct mark_report *r, FILE *f, struct err *err);
+
+struct matrix_report {
+	int argc;
+	char *const *argv;
+	const struct target *target;
+	const struct matrix_result *res;
+	const struct warnings *warnings; /* the target's (preparation) */
+};
+
+void matrix_text_print(const struct matrix_report *r, FILE *f);
+bool matrix_json_write(const struct matrix_report *r, FILE *f, struct err *err);
+/* A line per cell, test and direction; see matrix_csv.c. */
+bool matrix_csv_write(const struct matrix_report *r, FILE *f, struct err *err);
+
+/*
+ * The closing recommendation of a matrix in one to three sentences, each
+ * into its own buffer; returns how many were written.
+ */
+int matrix_recommend(const struct matrix_result *r, char lines[][512], int max);
+
+/* "CrystalDiskMark 6 (--preset cdm6)" or "tests SEQ1M Q8T1, ...". */
+const char *mark_suite_title(const struct mark_spec *s, char *buf, size_t len);
+/* "1 warm-up + 5 runs of 5 s per test, 5 s between tests". */
+const char *mark_procedure_text(const struct mark_spec *s, char *buf,
+				size_t len);
+
+/* "target PATH (test file, 1 GiB on ext4, vda via virtio_blk)" line. */
+void mark_text_target(const struct target *t, FILE *f);
+/* Wall time for a header: "7.3 s", "4 min 35 s". */
+const char *mark_fmt_took(double s, char *buf, size_t len);
+/* "O_DIRECT", "page cache, O_DSYNC" ... */
+const char *mark_cache_words(enum cache_mode c);
+
+#endif

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The mark procedure and its statistics; see mark.h. */
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mark_suite.h"
+#include "../../core/runner.h"
+#include "../../core/target.h"
+#include "../../util/clock.h"
+#include "../../util/err.h"
+#include "../../util/sig.h"
+#include "../../util/xmem.h"
+
+/* Warnings that speak of the whole target, not of one test. */
+static bool warning_is_global(const char *id)
+{
+	return !strcmp(id, "ram-target") || !strcmp(id, "null-engine");
+}
+
+double mark_cell_mbps(const struct mark_cell *c)
+{
+	return c->scored ? c->mbps.max : 0;
+}
+
+static void stat_of(const double *v, unsigned int n, struct mark_stat *s)
+{
+	double sum = 0, sq = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!n)
+		return;
+	s->max = s->min = v[0];
+	for (unsigned int i = 0; i < n; i++) {
+		sum += v[i];
+		if (v[i] > s->max)
+			s->max = v[i];
+		if (v[i] < s->min)
+			s->min = v[i];
+	}
+	s->mean = sum / n;
+	for (unsigned int i = 0; i < n; i++)
+		sq += (v[i] - s->mean) * (v[i] - s->mean);
+	s->stddev = n > 1 ? sqrt(sq / (n - 1)) : 0;
+}
+
+/* Figures of the complete runs of a cell. */
+static void cell_figures(struct mark_cell *c, enum mark_dir d)
+{
+	unsigned int n = c->scored;
+	double *mb = xcalloc(n + 1, sizeof(double));
+	double *io = xcalloc(n + 1, sizeof(double));
+	double *rd = xcalloc(n + 1, sizeof(double));
+	double *wr = xcalloc(n + 1, sizeof(double));
+
+	hist_init(c->lat);
+	for (unsigned int k = 0; k < n; k++) {
+		const struct run_result *r = &c->runs[k];
+
+		rd[k] = result_mbps(r, DIR_READ);
+		wr[k] = result_mbps(r, DIR_WRITE);
+		mb[k] = rd[k] + wr[k];
+		io[k] = result_iops(r, DIR_READ) + result_iops(r, DIR_WRITE);
+		if (d != MARK_WRITE)
+			hist_add(c->lat, &r->dir[DIR_READ].lat);
+		if (d != MARK_READ)
+			hist_add(c->lat, &r->dir[DIR_WRITE].lat);
+	}
+	stat_of(mb, n, &c->mbps);
+	stat_of(io, n, &c->iops);
+	if (d == MARK_MIX) {
+		stat_of(rd, n, &c->read_mbps);
+		stat_of(wr, n, &c->write_mbps);
+	}
+	if (c->lat->count && c->lat->count < 1000)
+		warn_add(
+			&c->warnings, "few-samples",
+			"only %llu I/Os over the scored runs: the p99 latency rests on fewer than 10 of them; use a longer --time or more --runs",
+			(unsigned long long)c->lat->count);
+	free(mb);
+	free(io);
+	free(rd);
+	free(wr);
+}
+
+/* Take a run's warnings: target-wide ones to the suite, others to the
+ * cell. The runner's few-samples is about one run; the cell has its own. */
+static void take_warnings(struct mark_result *mr, struct mark_cell *c,
+			  const struct warnings *w)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		const struct warning *x = &w->v[i];
+
+		if (!strcmp(x->id, "few-samples"))
+			continue;
+		if (!strcmp(x->id, "page-cache-reads"))
+			c->page_cache_reads = true;
+		warn_add(warning_is_global(x->id) ? &mr->warnings :
+						    &c->warnings,
+			 x->id, "%s", x->msg);
+	}
+}
+
+/*
+ * Write back and drop the target's cached pages, so that a suite starts
+ * from the disk whatever ran before it (a buffered matrix cell leaves
+ * dirty pages that would otherwise be written during the next cell).
+ */
+static void settle(const struct target *t)
+{
+	/* Through the checked descriptor: the name may have been replaced. */
+	int fd = target_reopen(t, O_RDONLY, NULL);
+
+	if (fd < 0)
+		return;
+	fdatasync(fd);
+	posix_fadvise(fd, (off_t)t->region_off, (off_t)t->region_len,
+		      POSIX_FADV_DONTNEED);
+	close(fd);
+}
+
+struct walk {
+	const struct mark_spec *s;
+	unsigned int pos, total; /* test x direction, 1-based */
+	uint64_t left_ns; /* estimate of what remains */
+	char label[160];
+};
+
+static void fmt_left(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t s = (ns + 999999999ull) / 1000000000ull;
+
+	if (s >= 3600)
+		snprintf(buf, len, "%lluh%02llum", (unsigned long long)s / 3600,
+			 (unsigned long long)(s % 3600) / 60);
+	else if (s >= 60)
+		snprintf(buf, len, "%llum%02llus", (unsigned long long)s / 60,
+			 (unsigned long long)s % 60);
+	else
+		snprintf(buf, len, "%llus", (unsigned long long)s);
+}
+
+static void set_label(struct walk *w, const char *test, enum mark_dir d,
+		      unsigned int run)
+{
+	char left[32], what[32];
+
+	fmt_left(w->left_ns + w->s->eta_after_ns, left, sizeof(left));
+	if (run)
+		snprintf(what, sizeof(what), "run %u/%u", run, w->s->runs);
+	else
+		snprintf(what, sizeof(what), "warm-up");
+	snprintf(w->label, sizeof(w->label), "%s %u/%u %s %s %s, %s left",
+		 w->s->label ? w->s->label : "mark", w->pos, w->total, test,
+		 mark_dir_names[d], what, left);
+}
+
+/* The pause between tests; false if a signal came. */
+static bool pause_between(struct walk *w, const char *next, enum mark_dir d)
+{
+	uint64_t end = clock_ns() + w->s->interval_ns;
+
+	for (;;) {
+		uint64_t now = clock_ns(), step;
+		char left[32];
+
+		if (sig_pending())
+			return false;
+		if (now >= end)
+			break;
+		if (w->s->progress) {
+			fmt_left(w->left_ns + w->s->eta_after_ns, left,
+				 sizeof(left));
+			fprintf(stderr,
+				"\r%s: pause %.0f s before %s %s, %s left\033[K",
+				w->s->label ? w->s->label : "mark",
+				(double)(end - now) / 1e9, next,
+				mark_dir_names[d], left);
+		}
+		step = end - now < 200000000ull ? end - now : 200000000ull;
+		clock_sleep_until(now + step);
+		w->left_ns -= w->left_ns > step ? step : w->left_ns;
+	}
+	if (w->s->progress)
+		fprintf(stderr, "\r\033[K");
+	return true;
+}
+
+static void note_error(struct mark_result *mr, const struct run_result *r,
+		       const char *test, enum mark_dir d)
+{
+	static const char *const ops[] = { "read", "write", "flush" };
+
+	mr->errors = r->errors;
+	snprintf(mr->error, sizeof(mr->error),
+		 "%s %s: %s at offset %llu failed: %s (%llu errors)", test,
+		 mark_dir_names[d], ops[r->first_err_op],
+		 (unsigned long long)r->first_err_off,
+		 r->first_errno ? strerror(r->first_errno) : "short transfer",
+		 (unsigned long long)r->errors);
+}
+
+enum cell_rc { CELL_NEXT, CELL_STOP, CELL_FAILED };
+
+/*
+ * One test in one direction: the warm-up, then the scored runs. CELL_STOP
+ * after a signal or an I/O error; CELL_FAILED, with @err set, when a job
+ * could not start.
+ */
+static enum cell_rc run_cell(struct walk *w, const struct target *t,
+			     struct mark_result *mr, unsigned int i,
+			     enum mark_dir d, struct err *err)
+{
+	const struct mark_spec *s = w->s;
+	struct mark_cell *c = &mr->cell[i][d];
+	struct runner_opts ro = { .progress = s->progress,
+				  .label_names_job = true };
+	char name[32];
+	bool go = true;
+
+	mark_test_name(&s->tests[i], name, sizeof(name));
+	c->started = true;
+	c->runs = xcalloc(s->runs, sizeof(*c->runs));
+	c->lat = xmalloc(sizeof(*c->lat));
+	hist_init(c->lat);
+	for (unsigned int run = 0; run <= s->runs && go; run++) {
+		struct run_result res;
+		struct job_spec j;
+
+		if (sig_pending()) {
+			mr->partial = true;
+			mr->stop_signal = sig_pending();
+			c->partial = true;
+			break;
+		}
+		mark_job(s, i, d, run, &j);
+		set_label(w, name, d, run);
+		ro.label = w->label;
+		if (!runner_run(&j, t, &ro, &res, err)) {
+			result_free(&res);
+			err_prefix(err, "%s %s", name, mark_dir_names[d]);
+			c->partial = true;
+			cell_figures(c, d);
+			return CELL_FAILED;
+		}
+		w->left_ns -= w->left_ns > s->time_ns ? s->time_ns : w->left_ns;
+		if (!mr->engine_features[0])
+			snprintf(mr->engine_features,
+				 sizeof(mr->engine_features), "%s",
+				 res.engine_features);
+		if (res.errors)
+			note_error(mr, &res, name, d);
+		if (res.partial) {
+			mr->partial = true;
+			mr->stop_signal = res.stop_signal;
+			c->partial = true;
+			go = false;
+		}
+		if (run == 0) {
+			/* Unscored, as CrystalDiskMark's "Preparing" run. */
+			c->warmup_done = !res.partial;
+			c->warmup_mbps = result_mbps(&res, DIR_READ) +
+					 result_mbps(&res, DIR_WRITE);
+			c->warmup_iops = result_iops(&res, DIR_READ) +
+					 result_iops(&res, DIR_WRITE);
+			c->warmup_s = res.elapsed_s;
+			/* Its warnings too are not scored: the runs that
+			 * are repeat whatever still holds. */
+			result_free(&res);
+			continue;
+		}
+		take_warnings(mr, c, &res.warnings);
+		c->runs[c->nruns++] = res;
+		if (!res.partial)
+			c->scored++;
+	}
+	cell_figures(c, d);
+	return go && !mr->partial ? CELL_NEXT : CELL_STOP;
+}
+
+bool mark_run(const struct mark_spec *s, const struct target *t,
+	      struct mark_result *r, struct err *err)
+{
+	struct walk w = { .s = s };
+	uint64_t t0 = clock_ns();
+	bool ok = true, first = true;
+
+	memset(r, 0, sizeof(*r));
+	r->spec = *s;
+	if (!mark_spec_validate(s, err))
+		return false;
+	/* Refuse what cannot run before anything runs. */
+	for (unsigned int i = 0; i < s->ntests; i++) {
+		for (int d = 0; d < MARK_DIRS; d++) {
+			struct job_spec j;
+			char name[32];
+
+			if (!s->dir[d])
+				continue;
+			mark_job(s, i, (enum mark_dir)d, 1, &j);
+			if (!target_check_job(t, &j, err)) {
+				err_prefix(err, "%s",
+					   mark_test_name(&s->tests[i], name,
+							  sizeof(name)));
+				return false;
+			}
+		}
+	}
+	w.total = mark_count(s);
+	w.left_ns = mark_estimate_ns(s);
+	settle(t);
+	for (int d = 0; d < MARK_DIRS && ok; d++) {
+		if (!s->dir[d])
+			continue;
+		for (unsigned int i = 0; i < s->ntests && ok; i++) {
+			char name[32];
+
+			mark_test_name(&s->tests[i], name, sizeof(name));
+			if (!first &&
+			    !pause_between(&w, name, (enum mark_dir)d)) {
+				r->partial = true;
+				r->stop_signal = sig_pending();
+				break;
+			}
+			first = false;
+			w.pos++;
+			switch (run_cell(&w, t, r, i, (enum mark_dir)d, err)) {
+			case CELL_NEXT:
+				break;
+			case CELL_STOP:
+				ok = false;
+				break;
+			case CELL_FAILED:
+				r->elapsed_s = (double)(clock_ns() - t0) / 1e9;
+				return false;
+			}
+		}
+	}
+	if (r->errors)
+		r->partial = true;
+	r->elapsed_s = (double)(clock_ns() - t0) / 1e9;
+	return true;
+}
+
+void mark_result_free(struct mark_result *r)
+{
+	for (int i = 0; i < MARK_MAX_TESTS; i++) {
+		for (int d = 0; d < MARK_DIRS; d++) {
+			struct mark_cell *c = &r->cell[i][d];
+
+			for (unsigned int k = 0; k < c->nruns; k++)
+				result_free(&c->runs[k]);
+			free(c->runs);
+			free(c->lat);
+			warnings_free(&c->warnings);
+			c->runs = NULL;
+			c->lat = NULL;
+			c->nruns = 0;
+		}
+	}
+	warnings_free(&r->warnings);
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `iolab mark`: CrystalDiskMark's suites on one prepared target.
+ *
+ * The procedure is CrystalDiskMark's (DiskBench.cpp, reference/calibrate.md
+ * 5.1): all read tests, then all write tests, then the mix tests; each test
+ * is one unscored warm-up run followed by N scored runs of the measure time,
+ * back to back; a pause ("interval") separates consecutive tests. The
+ * headline of a test is the maximum MB/s over its scored runs, as
+ * CrystalDiskMark reports; the mean, minimum and standard deviation are kept
+ * beside it.
+ *
+ * Library use (the lab calls this inside a guest, with no CLI):
+ *
+ *	struct mark_spec s;
+ *	struct mark_result r;
+ *
+ *	mark_spec_defaults(&s);                 // CDM 8/9 default preset
+ *	mark_spec_set_preset(&s, mark_preset_find("cdm6"));
+ *	s.base.engine = ENGINE_THREADS;         // engine and cache mode
+ *	if (!mark_spec_validate(&s, &err)) ...
+ *	target_prepare(&t, &req, &w, &err);     // req.need_write =
+ *						// mark_needs_write(&s)
+ *	if (!mark_run(&s, &t, &r, &err)) ...    // setup failure: err says why
+ *	mark_json_write(...) or jmark_tests(&r) // report/mark_report.h,
+ *						// report/mark_json.h
+ *	mark_result_free(&r);
+ *
+ * mark_run() prints nothing unless s.progress is set (then a live line on
+ * stderr, as the runner's). It stops early on a pending signal (util/sig.h)
+ * or an I/O error and says so in the result.
+ */
+#ifndef IOLAB_SUITE_MARK_H
+#define IOLAB_SUITE_MARK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../core/job.h"
+#include "../../core/result.h"
+
+struct err;
+struct target;
+
+#define MARK_MAX_TESTS 16
+
+/* Directions, in CrystalDiskMark's order. */
+enum mark_dir { MARK_READ, MARK_WRITE, MARK_MIX, MARK_DIRS };
+extern const char *const mark_dir_names[]; /* "read", "write", "mix" */
+
+/* One CrystalDiskMark test: "SEQ1M Q8T1", "RND4K Q32T16". */
+struct mark_test {
+	bool random;
+	uint64_t bs;
+	unsigned int qd; /* outstanding I/Os per thread */
+	unsigned int threads;
+};
+
+struct mark_preset {
+	const char *name; /* --preset NAME */
+	const char *title; /* "CrystalDiskMark 8/9 default" */
+	unsigned int ntests;
+	struct mark_test tests[4];
+	uint64_t time_ns; /* measure time it implies, 0 = the default */
+	uint64_t interval_ns; /* pause it implies, when has_interval */
+	bool has_interval;
+};
+
+/* The presets, terminated by an entry whose name is NULL. */
+extern const struct mark_preset mark_presets[];
+const struct mark_preset *mark_preset_find(const char *name);
+
+/*
+ * "SEQ1M-Q8T1", "RND4K-Q32T16", "seq128k q32t1": SEQ or RND, a block size
+ * in KiB (K) or MiB (M), then Q<depth>T<threads>. Fills @t or sets @err
+ * (EXIT_USAGE) with what is wrong and the expected form.
+ */
+bool mark_test_parse(const char *s, struct mark_test *t, struct err *err);
+/* A comma-separated list; returns the count or -1. */
+int mark_tests_parse(const char *list, struct mark_test *out, int max,
+		     struct err *err);
+/* CrystalDiskMark's label: "SEQ1M Q8T1", "RND4K Q32T16". */
+const char *mark_test_name(const struct mark_test *t, char *buf, size_t len);
+
+struct mark_spec {
+	unsigned int ntests;
+	struct mark_test tests[MARK_MAX_TESTS];
+	bool dir[MARK_DIRS]; /* which directions run */
+	unsigned int mix_read_pct; /* share of reads in mix tests */
+	unsigned int runs; /* scored runs per test and direction */
+	uint64_t time_ns; /* each run, the warm-up run too */
+	uint64_t interval_ns; /* pause between consecutive tests */
+	/*
+	 * What every test inherits: engine, cache, pattern, seed, flush_every
+	 * (writing tests only), warm_cache, force, cpus, percentiles. The
+	 * workload fields (rw, bs, qd, threads, runtime) are the tests'.
+	 */
+	struct job_spec base;
+	const char *preset; /* the preset's name, or NULL for a test list */
+
+	/* Presentation only. */
+	bool progress; /* live line on stderr */
+	const char *label; /* its prefix: "mark" */
+	uint64_t eta_after_ns; /* work that follows this mark (matrix) */
+};
+
+/*
+ * The defaults: the CDM 8/9 default preset, read and write, 5 runs of 5 s,
+ * 5 s between tests, mix 70 % reads, the runner's default engine and
+ * cache=none.
+ */
+void mark_spec_defaults(struct mark_spec *s);
+/* Take a preset's tests (and its time and interval, as CDM's Flash). */
+void mark_spec_set_preset(struct mark_spec *s, const struct mark_preset *p);
+/* Everything checkable without the target, each test's job included. */
+bool mark_spec_validate(const struct mark_spec *s, struct err *err);
+/* True when some test writes (the target must be writable). */
+bool mark_needs_write(const struct mark_spec *s);
+/* The job of test @i in direction @d, run @run (0 = warm-up). */
+void mark_job(const struct mark_spec *s, unsigned int i, enum mark_dir d,
+	      unsigned int run, struct job_spec *j);
+/* Tests x directions that run. */
+unsigned int mark_count(const struct mark_spec *s);
+/* Time the whole suite will take (runs and pauses; no preparation). */
+uint64_t mark_estimate_ns(const struct mark_spec *s);
+
+/* A figure across the scored runs. stddev is the sample deviation (n-1). */
+struct mark_stat {
+	double max, mean, min, stddev;
+};
+
+/* One test in one direction. */
+struct mark_cell {
+	bool started; /* its warm-up began */
+	bool partial; /* stopped before all its runs were done */
+	bool warmup_done;
+	double warmup_mbps, warmup_iops, warmup_s;
+	unsigned int nruns; /* runs[] filled: complete, then maybe one cut */
+	unsigned int scored; /* complete runs, the ones the figures use */
+	struct run_result *runs; /* spec.runs entries */
+	struct mark_stat mbps, iops;
+	struct mark_stat read_mbps, write_mbps; /* mix: each side */
+	struct hist *lat; /* all scored I/Os (mix: reads and writes) */
+	bool page_cache_reads; /* a run's reads came from the page cache */
+	struct warnings warnings;
+};
+
+struct mark_result {
+	struct mark_spec spec;
+	struct mark_cell cell[MARK_MAX_TESTS][MARK_DIRS];
+	char engine_features[96];
+	double elapsed_s; /* wall time of the whole suite */
+	bool partial; /* stopped early: by a signal or an I/O error */
+	int stop_signal;
+	uint64_t errors; /* I/O errors of the run that stopped it */
+	char error[256]; /* that error in words */
+	struct warnings warnings; /* about the whole suite (ram-target ...) */
+};
+
+/*
+ * Run the suite on a prepared target. False with @err set if a job could
+ * not start (the result holds what ran before; free it all the same);
+ * true otherwise, with r->partial set if a signal or an I/O error stopped
+ * it early.
+ */
+bool mark_run(const struct mark_spec *s, const struct target *t,
+	      struct mark_result *r, struct err *err);
+void mark_result_free(struct mark_result *r);
+
+/* Headline figure of a cell: max MB/s over the scored runs, 0 if none. */
+double mark_cell_mbps(const struct mark_cell *c);
+
+#endif

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `iolab mark` as a table a person reads at a glance: tests as rows, read
+ * and write side by side, the spread over runs below, units in headers.
+ */
+#include <signal.h>
+#include <string.h>
+
+#include "mark_report.h"
+#include "../run/run_report.h"
+#include "../../core/target.h"
+#include "../../util/parse.h"
+
+const char *mark_suite_title(const struct mark_spec *s, char *buf, size_t len)
+{
+	const struct mark_preset *p = s->preset ? mark_preset_find(s->preset) :
+						  NULL;
+	size_t n;
+
+	if (p) {
+		snprintf(buf, len, "%s (--preset %s)", p->title, p->name);
+		return buf;
+	}
+	n = (size_t)snprintf(buf, len, "tests");
+	for (unsigned int i = 0; i < s->ntests && n < len; i++) {
+		char name[32];
+
+		n += (size_t)snprintf(buf + n, len - n, "%s %s", i ? "," : "",
+				      mark_test_name(&s->tests[i], name,
+						     sizeof(name)));
+	}
+	return buf;
+}
+
+const char *mark_procedure_text(const struct mark_spec *s, char *buf,
+				size_t len)
+{
+	char t[32], iv[32];
+
+	snprintf(buf, len,
+		 "1 warm-up + %u run%s of %s per test, %s between tests",
+		 s->runs, s->runs == 1 ? "" : "s",
+		 fmt_duration(s->time_ns, t, sizeof(t)),
+		 s->interval_ns ? fmt_duration(s->interval_ns, iv, sizeof(iv)) :
+				  "no pause");
+	return buf;
+}
+
+void mark_text_target(const struct target *t, FILE *f)
+{
+	const struct target_env *e = &t->env;
+	char sz[32];
+
+	fprintf(f, "target %s (%s%s", t->path,
+		t->is_bdev ? "block device, " :
+			     (t->created ? "test file, " : "file, "),
+		fmt_size(t->region_len, sz, sizeof(sz)));
+	if (e->fs_type[0])
+		fprintf(f, " on %s", e->fs_type);
+	if (e->device[0])
+		fprintf(f, ", %s%s%s", e->device, e->driver[0] ? " via " : "",
+			e->driver);
+	fprintf(f, ")\n");
+}
+
+const char *mark_cache_words(enum cache_mode c)
+{
+	if (cache_direct(c))
+		return cache_dsync(c) ? "O_DIRECT, O_DSYNC" : "O_DIRECT";
+	return cache_dsync(c) ? "page cache, O_DSYNC" : "page cache";
+}
+
+const char *mark_fmt_took(double s, char *buf, size_t len)
+{
+	unsigned long long t = (unsigned long long)(s + 0.5);
+
+	if (s < 10)
+		snprintf(buf, len, "%.1f s", s);
+	else if (t < 60)
+		snprintf(buf, len, "%llu s", t);
+	else if (t < 3600)
+		snprintf(buf, len, "%llu min %02llu s", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%llu h %02llu min", t / 3600,
+			 t % 3600 / 60);
+	return buf;
+}
+
+#define LAT_W 9
+
+/* One direction's four columns of a row. */
+static void print_block(const struct mark_cell *c, bool wanted, FILE *f)
+{
+	char mean[16], p99[16], mb[24];
+
+	if (!wanted)
+		return;
+	if (!c->scored) {
+		fprintf(f, "  %10s %9s %*s %*s", c->started ? "*" : "-", "-",
+			LAT_W, "-", LAT_W, "-");
+		return;
+	}
+	snprintf(mb, sizeof(mb), "%.2f%s%s", c->mbps.max,
+		 c->page_cache_reads ? "c" : "", c->partial ? "*" : "");
+	fprintf(f, "  %10s %9.0f %*s %*s", mb, c->iops.max, LAT_W,
+		fmt_ns(hist_mean(c->lat), mean, sizeof(mean)), LAT_W,
+		fmt_ns((double)hist_percentile(c->lat, 99), p99, sizeof(p99)));
+}
+
+static void print_block_head(const char *title, bool wanted, FILE *f)
+{
+	char line[64];
+	int pad;
+
+	if (!wanted)
+		return;
+	/* 2 + 10 + 1 + 9 + 1 + 9 + 1 + 9 = 42 columns, title centred. */
+	snprintf(line, sizeof(line), " %s ", title);
+	pad = (40 - (int)strlen(line)) / 2;
+	fprintf(f, "  %.*s%s%.*s", pad, "--------------------", line,
+		40 - pad - (int)strlen(line), "--------------------");
+}
+
+static void print_cols_head(bool wanted, FILE *f)
+{
+	if (wanted)
+		fprintf(f, "  %10s %9s %*s %*s", "MB/s", "IOPS", LAT_W, "mean",
+			LAT_W, "p99");
+}
+
+static int name_width(const struct mark_spec *s)
+{
+	int w = 4;
+
+	for (unsigned int i = 0; i < s->ntests; i++) {
+		char name[32];
+		int n = (int)strlen(
+			mark_test_name(&s->tests[i], name, sizeof(name)));
+
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+static void print_main(const struct mark_result *r, FILE *f)
+{
+	const struct mark_spec *s = &r->spec;
+	bool rd = s->dir[MARK_READ], wr = s->dir[MARK_WRITE];
+	int nw = name_width(s);
+
+	if (!rd && !wr)
+		return;
+	fprintf(f, "%-*s", nw, "");
+	print_block_head("Read", rd, f);
+	print_block_head("Write", wr, f);
+	fprintf(f, "\n%-*s", nw, "Test");
+	print_cols_head(rd, f);
+	print_cols_head(wr, f);
+	fprintf(f, "\n");
+	for (unsigned int i = 0; i < s->ntests; i++) {
+		char name[32];
+
+		fprintf(f, "%-*s", nw,
+			mark_test_name(&s->tests[i], name, sizeof(name)));
+		print_block(&r->cell[i][MARK_READ], rd, f);
+		print_block(&r->cell[i][MARK_WRITE], wr, f);
+		fprintf(f, "\n");
+	}
+}
+
+static void print_mix(const struct mark_result *r, FILE *f)
+{
+	const struct mark_spec *s = &r->spec;
+	int nw = name_width(s);
+	char title[48];
+
+	if (!s->dir[MARK_MIX])
+		return;
+	snprintf(title, sizeof(title), "Mix R%u/W%u", s->mix_read_pct,
+		 100 - s->mix_read_pct);
+	fprintf(f, "%s%-*s",
+		s->dir[MARK_READ] || s->dir[MARK_WRITE] ? "\n" : "", nw, "");
+	print_block_head(title, true, f);
+	fprintf(f, "  %10s %10s\n%-*s", "", "", nw, "Test");
+	print_cols_head(true, f);
+	fprintf(f, "  %10s %10s\n", "read MB/s", "write MB/s");
+	for (unsigned int i = 0; i < s->ntests; i++) {
+		const struct mark_cell *c = &r->cell[i][MARK_MIX];
+		char name[32];
+
+		fprintf(f, "%-*s", nw,
+			mark_test_name(&s->tests[i], name, sizeof(name)));
+		print_block(c, true, f);
+		if (c->scored)
+			fprintf(f, "  %10.2f %10.2f", c->read_mbps.max,
+				c->write_mbps.max);
+		fprintf(f, "\n");
+	}
+}
+
+static void print_spread(const struct mark_result *r, FILE *f)
+{
+	const struct mark_spec *s = &r->spec;
+	int nw = name_width(s);
+
+	fprintf(f,
+		"\nAcross the scored runs, MB/s (the headline above is the max, as CrystalDiskMark reports):\n");
+	fprintf(f, "%-*s %-5s %10s %10s %10s %10s %7s %5s\n", nw, "Test", "",
+		"max", "mean", "min", "stddev", "cv", "runs");
+	for (int d = 0; d < MARK_DIRS; d++) {
+		if (!s->dir[d])
+			continue;
+		for (unsigned int i = 0; i < s->ntests; i++) {
+			const struct mark_cell *c = &r->cell[i][d];
+			char name[32], cv[16] = "-";
+
+			if (!c->scored)
+				continue;
+			if (c->mbps.mean > 0 && c->scored > 1)
+				snprintf(cv, sizeof(cv), "%.1f%%",
+					 100 * c->mbps.stddev / c->mbps.mean);
+			fprintf(f,
+				"%-*s %-5s %10.2f %10.2f %10.2f %10.2f %7s %5u\n",
+				nw,
+				mark_test_name(&s->tests[i], name,
+					       sizeof(name)),
+				mark_dir_names[d], c->mbps.max, c->mbps.mean,
+				c->mbps.min, c->mbps.stddev, cv, c->scored);
+		}
+	}
+}
+
+static void print_cell_warnings(const struct mark_result *r, FILE *f, bool *any)
+{
+	const struct mark_spec *s = &r->spec;
+
+	for (int d = 0; d < MARK_DIRS; d++) {
+		for (unsigned int i = 0; i < s->ntests; i++) {
+			const struct warnings *w = &r->cell[i][d].warnings;
+			char name[32];
+
+			for (size_t k = 0; k < w->n; k++) {
+				if (!*any)
+					fprintf(f, "\nWarnings:\n");
+				*any = true;
+				fprintf(f, "  ! %s %s: %s\n",
+					mark_test_name(&s->tests[i], name,
+						       sizeof(name)),
+					mark_dir_names[d], w->v[k].msg);
+			}
+		}
+	}
+}
+
+static bool any_flag(const struct mark_result *r, bool page_cache)
+{
+	for (unsigned int i = 0; i < r->spec.ntests; i++)
+		for (int d = 0; d < MARK_DIRS; d++) {
+			const struct mark_cell *c = &r->cell[i][d];
+
+			if (page_cache ?
+				    c->page_cache_reads && c->scored :
+				    c->partial || (c->started && !c->scored))
+				return true;
+		}
+	return false;
+}
+
+void mark_text_print(const struct mark_report *rep, FILE *f)
+{
+	const struct mark_result *r = rep->res;
+	const struct mark_spec *s = &r->spec;
+	const struct job_spec *b = &s->base;
+	char title[256], proc[128], took[32];
+	struct warnings all = { 0 };
+	bool any = false;
+
+	fprintf(f, "iolab mark: %s\n",
+		mark_suite_title(s, title, sizeof(title)));
+	mark_text_target(rep->target, f);
+	fprintf(f, "engine %s%s%s%s, cache=%s (%s)\n", engine_name(b->engine),
+		r->engine_features[0] ? " (" : "", r->engine_features,
+		r->engine_features[0] ? ")" : "", cache_name(b->cache),
+		mark_cache_words(b->cache));
+	fprintf(f, "%s; took %s", mark_procedure_text(s, proc, sizeof(proc)),
+		mark_fmt_took(r->elapsed_s, took, sizeof(took)));
+	if (r->partial)
+		fprintf(f, "  ** PARTIAL: %s **",
+			r->stop_signal == SIGINT ? "interrupted by Ctrl-C" :
+			r->stop_signal		 ? "stopped by a signal" :
+						   "stopped by an I/O error");
+	fprintf(f, "\n\n");
+	print_main(r, f);
+	print_mix(r, f);
+	fprintf(f,
+		"\nMB/s = 10^6 bytes/s. Headline = the highest MB/s of the %u scored run%s (CrystalDiskMark's figure),\n"
+		"IOPS of that run; latency from when each I/O is due to its completion, over every I/O of the scored runs.\n",
+		s->runs, s->runs == 1 ? "" : "s");
+	if (any_flag(r, true))
+		fprintf(f,
+			"c = reads served from the host page cache, not the disk (see the warnings).\n");
+	if (any_flag(r, false))
+		fprintf(f,
+			"* = partial: stopped before all runs were done (a run cut short is not scored); - = not run.\n");
+	print_spread(r, f);
+	if (r->error[0])
+		fprintf(f, "\nI/O error: %s\n", r->error);
+	if (rep->warnings)
+		warn_merge(&all, rep->warnings);
+	warn_merge(&all, &r->warnings);
+	if (all.n) {
+		fprintf(f, "\nWarnings:\n");
+		for (size_t k = 0; k < all.n; k++)
+			fprintf(f, "  ! %s\n", all.v[k].msg);
+		any = true;
+	}
+	warnings_free(&all);
+	print_cell_warnings(r, f, &any);
+}

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The engine x cache matrix; see matrix.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix_suite.h"
+#include "../../core/target.h"
+#include "../../util/clock.h"
+#include "../../util/err.h"
+#include "../../util/sig.h"
+#include "../../util/xmem.h"
+
+const char *const matrix_status_names[] = { "not-run", "ok", "refused",
+					    "failed", NULL };
+
+void matrix_spec_defaults(struct matrix_spec *s)
+{
+	static const enum engine_kind engines[] = { ENGINE_THREADS,
+						    ENGINE_NATIVE,
+						    ENGINE_IO_URING };
+
+	memset(s, 0, sizeof(*s));
+	mark_spec_defaults(&s->mark);
+	mark_spec_set_preset(&s->mark, mark_preset_find("cdm6"));
+	s->mark.runs = 1;
+	s->mark.label = "matrix";
+	s->nengines = 3;
+	memcpy(s->engines, engines, sizeof(engines));
+	s->ncaches = CACHE_COUNT;
+	for (int c = 0; c < CACHE_COUNT; c++)
+		s->caches[c] = (enum cache_mode)c;
+}
+
+bool matrix_cache_keeps_data(enum cache_mode c)
+{
+	return !cache_no_flush(c);
+}
+
+static bool cell_refused(const struct matrix_spec *s, enum engine_kind e,
+			 enum cache_mode c)
+{
+	struct err ignore;
+
+	(void)s;
+	return job_qemu_refuses(e, c, &ignore);
+}
+
+unsigned int matrix_cells_to_run(const struct matrix_spec *s)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < s->nengines; i++)
+		for (unsigned int k = 0; k < s->ncaches; k++)
+			n += s->mark.base.force ||
+			     !cell_refused(s, s->engines[i], s->caches[k]);
+	return n;
+}
+
+uint64_t matrix_estimate_ns(const struct matrix_spec *s)
+{
+	unsigned int n = matrix_cells_to_run(s);
+
+	if (!n)
+		return 0;
+	return n * mark_estimate_ns(&s->mark) +
+	       (uint64_t)(n - 1) * s->mark.interval_ns;
+}
+
+bool matrix_spec_validate(const struct matrix_spec *s, struct err *err)
+{
+	if (!s->nengines || !s->ncaches)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"the matrix needs at least one engine and one cache mode");
+	for (unsigned int i = 0; i < s->nengines; i++)
+		for (unsigned int k = i + 1; k < s->nengines; k++)
+			if (s->engines[i] == s->engines[k])
+				return err_set(err, EXIT_USAGE, 0,
+					       "--engines names %s twice",
+					       engine_name(s->engines[i]));
+	for (unsigned int i = 0; i < s->ncaches; i++)
+		for (unsigned int k = i + 1; k < s->ncaches; k++)
+			if (s->caches[i] == s->caches[k])
+				return err_set(err, EXIT_USAGE, 0,
+					       "--caches names %s twice",
+					       cache_name(s->caches[i]));
+	for (unsigned int i = 0; i < s->nengines; i++) {
+		for (unsigned int k = 0; k < s->ncaches; k++) {
+			struct mark_spec m = s->mark;
+
+			m.base.engine = s->engines[i];
+			m.base.cache = s->caches[k];
+			/* Refusals are cells, not usage errors. */
+			m.base.force = true;
+			if (!mark_spec_validate(&m, err)) {
+				err_prefix(err, "--engines %s",
+					   engine_name(s->engines[i]));
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* Geometric mean of every headline: one figure of merit per cell that a
+ * 4 KiB Q1T1 test moves as much as a sequential one. */
+static void cell_score(struct matrix_cell *c)
+{
+	const struct mark_result *m = &c->mark;
+	double logsum = 0;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < m->spec.ntests; i++) {
+		for (int d = 0; d < MARK_DIRS; d++) {
+			const struct mark_cell *mc = &m->cell[i][d];
+
+			if (!m->spec.dir[d])
+				continue;
+			if (mc->page_cache_reads)
+				c->page_cache_reads = true;
+			if (!mc->scored || mc->mbps.max <= 0) {
+				c->score_n = 0;
+				c->score_mbps = 0;
+				return; /* incomplete: not ranked */
+			}
+			logsum += log(mc->mbps.max);
+			n++;
+		}
+	}
+	c->score_n = n;
+	c->score_mbps = n ? exp(logsum / n) : 0;
+}
+
+static void pick_best(struct matrix_result *r)
+{
+	r->best_safe = r->best_safe_disk = r->best_any = -1;
+	for (unsigned int i = 0; i < r->ncells; i++) {
+		const struct matrix_cell *c = &r->cells[i];
+
+		if (c->status != MATRIX_OK || c->qemu_refuses || !c->score_n ||
+		    c->mark.partial)
+			continue;
+		if (r->best_any < 0 ||
+		    c->score_mbps > r->cells[r->best_any].score_mbps)
+			r->best_any = (int)i;
+		if (!matrix_cache_keeps_data(c->cache))
+			continue;
+		if (r->best_safe < 0 ||
+		    c->score_mbps > r->cells[r->best_safe].score_mbps)
+			r->best_safe = (int)i;
+		if (c->page_cache_reads)
+			continue;
+		if (r->best_safe_disk < 0 ||
+		    c->score_mbps > r->cells[r->best_safe_disk].score_mbps)
+			r->best_safe_disk = (int)i;
+	}
+}
+
+/* The pause between cells, as between tests; false if a signal came. */
+static bool pause_cells(const struct matrix_spec *s, uint64_t left_ns)
+{
+	uint64_t end = clock_ns() + s->mark.interval_ns;
+
+	for (;;) {
+		uint64_t now = clock_ns();
+
+		if (sig_pending())
+			return false;
+		if (now >= end)
+			break;
+		if (s->mark.progress)
+			fprintf(stderr,
+				"\r%s: pause %.0f s before the next cell, %.0f s left\033[K",
+				s->mark.label, (double)(end - now) / 1e9,
+				(double)(left_ns + end - now) / 1e9);
+		clock_sleep_until(
+			end - now < 200000000ull ? end : now + 200000000ull);
+	}
+	if (s->mark.progress)
+		fprintf(stderr, "\r\033[K");
+	return true;
+}
+
+bool matrix_run(const struct matrix_spec *s, const struct target *t,
+		struct matrix_result *r, struct err *err)
+{
+	uint64_t t0 = clock_ns(), per_cell = mark_estimate_ns(&s->mark);
+	unsigned int torun = matrix_cells_to_run(s), done = 0;
+	bool stop = false;
+
+	memset(r, 0, sizeof(*r));
+	r->spec = *s;
+	r->best_safe = r->best_safe_disk = r->best_any = -1;
+	if (!matrix_spec_validate(s, err))
+		return false;
+	r->ncells = s->nengines * s->ncaches;
+	r->cells = xcalloc(r->ncells, sizeof(*r->cells));
+	for (unsigned int i = 0; i < s->nengines; i++) {
+		for (unsigned int k = 0; k < s->ncaches; k++) {
+			struct matrix_cell *c = &r->cells[i * s->ncaches + k];
+			struct mark_spec m = s->mark;
+			struct err cerr = { 0 };
+			char label[96];
+
+			c->engine = s->engines[i];
+			c->cache = s->caches[k];
+			if (job_qemu_refuses(c->engine, c->cache, &cerr)) {
+				c->qemu_refuses = true;
+				snprintf(c->reason, sizeof(c->reason), "%s",
+					 cerr.msg);
+				if (!s->mark.base.force) {
+					c->status = MATRIX_REFUSED;
+					continue;
+				}
+				memset(&cerr, 0, sizeof(cerr));
+			}
+			if (stop)
+				continue;
+			if (done &&
+			    !pause_cells(s, (torun - done) * per_cell)) {
+				r->partial = true;
+				r->stop_signal = sig_pending();
+				stop = true;
+				continue;
+			}
+			snprintf(label, sizeof(label), "%u/%u %s/%s", done + 1,
+				 torun, engine_name(c->engine),
+				 cache_name(c->cache));
+			m.label = label;
+			m.base.engine = c->engine;
+			m.base.cache = c->cache;
+			m.eta_after_ns = (torun - done - 1) *
+					 (per_cell + s->mark.interval_ns);
+			done++;
+			c->measured = true;
+			if (!mark_run(&m, t, &c->mark, &cerr)) {
+				c->status = MATRIX_FAILED;
+				snprintf(c->reason, sizeof(c->reason), "%s",
+					 cerr.msg);
+			} else if (c->mark.errors) {
+				c->status = MATRIX_FAILED;
+				snprintf(c->reason, sizeof(c->reason),
+					 "I/O error: %s", c->mark.error);
+			} else {
+				c->status = MATRIX_OK;
+			}
+			c->mark.spec.label = NULL; /* points at this stack */
+			warn_merge(&r->warnings, &c->mark.warnings);
+			cell_score(c);
+			if (c->mark.stop_signal || sig_pending()) {
+				r->partial = true;
+				r->stop_signal = c->mark.stop_signal ?
+							 c->mark.stop_signal :
+							 sig_pending();
+				stop = true;
+			}
+		}
+	}
+	pick_best(r);
+	r->elapsed_s = (double)(clock_ns() - t0) / 1e9;
+	return true;
+}
+
+void matrix_result_free(struct matrix_result *r)
+{
+	for (unsigned int i = 0; i < r->ncells; i++)
+		if (r->cells[i].measured)
+			mark_result_free(&r->cells[i].mark);
+	free(r->cells);
+	r->cells = NULL;
+	r->ncells = 0;
+	warnings_free(&r->warnings);
+}

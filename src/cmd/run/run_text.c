@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `iolab run` as a table a person reads at a glance. */
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+
+#include "run_report.h"
+#include "../../core/target.h"
+#include "../../util/parse.h"
+
+const char *text_job_title(const struct job_spec *j, char *buf, size_t len)
+{
+	char bs[32];
+	int n = snprintf(buf, len, "%s %s QD%u T%u", rw_name(j->rw),
+			 fmt_size(j->bs, bs, sizeof(bs)), j->qd, j->threads);
+
+	if ((j->rw == RW_RW || j->rw == RW_RANDRW) && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " (%u%% reads)",
+			 j->mix_read_pct);
+	return buf;
+}
+
+void text_warnings(const struct warnings *w, FILE *f)
+{
+	if (!w->n)
+		return;
+	fprintf(f, "\nWarnings:\n");
+	for (size_t i = 0; i < w->n; i++)
+		fprintf(f, "  ! %s\n", w->v[i].msg);
+}
+
+static const char *const dir_names[] = { "read", "write", "flush" };
+
+static void print_dir_row(const struct run_result *r, int d, FILE *f)
+{
+	const struct hist *h = &r->dir[d].lat;
+	char mean[16], p50[16], p99[16], p999[16], max[16];
+
+	if (d == DIR_FLUSH) {
+		fprintf(f, "%-6s %10llu %9s %9s %9s %9s %9s %9s %9s\n", "flush",
+			(unsigned long long)r->dir[d].ios, "-", "-",
+			fmt_ns(hist_mean(h), mean, sizeof(mean)),
+			fmt_ns((double)hist_percentile(h, 50), p50,
+			       sizeof(p50)),
+			fmt_ns((double)hist_percentile(h, 99), p99,
+			       sizeof(p99)),
+			fmt_ns((double)hist_percentile(h, 99.9), p999,
+			       sizeof(p999)),
+			fmt_ns((double)h->max, max, sizeof(max)));
+		return;
+	}
+	if (!r->dir[d].ios || r->elapsed_s <= 0) {
+		/* Nothing completed: no figure, and not a 0. */
+		fprintf(f,
+			"%-6s %10s %9s %9s %9s %9s %9s %9s %9s  (no I/O completed)\n",
+			dir_names[d], "-", "-", "-", "-", "-", "-", "-", "-");
+		return;
+	}
+	fprintf(f, "%-6s %10.0f %9.2f %9.2f %9s %9s %9s %9s %9s\n",
+		dir_names[d], result_iops(r, d), result_mbps(r, d),
+		result_mibps(r, d), fmt_ns(hist_mean(h), mean, sizeof(mean)),
+		fmt_ns((double)hist_percentile(h, 50), p50, sizeof(p50)),
+		fmt_ns((double)hist_percentile(h, 99), p99, sizeof(p99)),
+		fmt_ns((double)hist_percentile(h, 99.9), p999, sizeof(p999)),
+		fmt_ns((double)h->max, max, sizeof(max)));
+}
+
+static void print_percentiles(const struct run_result *r, int d, FILE *f)
+{
+	const struct job_spec *j = &r->spec;
+	uint64_t v[JOB_MAX_PERCENTILES];
+
+	if (!r->dir[d].lat.count)
+		return;
+	hist_percentiles(&r->dir[d].lat, j->percentiles, j->npercentiles, v);
+	fprintf(f, "\n%s latency percentiles (min %s, stddev %s):\n",
+		dir_names[d],
+		fmt_ns((double)r->dir[d].lat.min, (char[16]){ 0 }, 16),
+		fmt_ns(hist_stddev(&r->dir[d].lat), (char[16]){ 0 }, 16));
+	for (int i = 0; i < j->npercentiles; i++) {
+		char p[16], val[16];
+
+		snprintf(p, sizeof(p), "p%g", j->percentiles[i]);
+		fprintf(f, "  %7s %9s%s", p,
+			fmt_ns((double)v[i], val, sizeof(val)),
+			(i % 5 == 4 || i == j->npercentiles - 1) ? "\n" : "");
+	}
+}
+
+void run_text_print(const struct run_report *rep, FILE *f)
+{
+	const struct run_result *r = rep->res;
+	const struct job_spec *j = &r->spec;
+	const struct target *t = rep->target;
+	const struct target_env *e = &t->env;
+	char title[96], sz[32], ramp[32], wait[32];
+
+	fprintf(f, "%s  engine %s (%s)  cache=%s%s\n",
+		text_job_title(j, title, sizeof(title)), engine_name(j->engine),
+		r->engine_features, cache_name(j->cache),
+		cache_direct(j->cache) ?
+			(cache_dsync(j->cache) ? " (O_DIRECT, O_DSYNC)" :
+						 " (O_DIRECT)") :
+			(cache_dsync(j->cache) ? " (page cache, O_DSYNC)" :
+						 " (page cache)"));
+	fprintf(f, "target %s (%s%s", t->path,
+		t->is_bdev ? "block device, " :
+			     (t->created ? "test file, " : "file, "),
+		fmt_size(t->region_len, sz, sizeof(sz)));
+	if (e->fs_type[0])
+		fprintf(f, " on %s", e->fs_type);
+	if (e->device[0])
+		fprintf(f, ", %s%s%s%s", e->device, e->driver[0] ? " via " : "",
+			e->driver, e->model[0] ? "" : "");
+	fprintf(f, ")\n");
+	fprintf(f, "measured %.2f s", r->elapsed_s);
+	if (j->ramp_ns)
+		fprintf(f, " after %s warm-up",
+			fmt_duration(j->ramp_ns, ramp, sizeof(ramp)));
+	if (j->rate_iops)
+		fprintf(f, ", paced at %llu IOPS (latency from intended start)",
+			(unsigned long long)j->rate_iops);
+	if (r->partial)
+		fprintf(f, "  ** PARTIAL: %s **",
+			r->stop_signal ? (r->stop_signal == SIGINT ?
+						  "interrupted by Ctrl-C" :
+						  "stopped by a signal") :
+					 "stopped by an I/O error");
+	fprintf(f, "\n\n%-6s %10s %9s %9s %9s %9s %9s %9s %9s\n", "", "IOPS",
+		"MB/s", "MiB/s", "mean", "p50", "p99", "p99.9", "max");
+	if (rw_reads(j))
+		print_dir_row(r, DIR_READ, f);
+	if (rw_writes(j))
+		print_dir_row(r, DIR_WRITE, f);
+	if (r->dir[DIR_FLUSH].ios)
+		print_dir_row(r, DIR_FLUSH, f);
+	if (r->flush_skipped)
+		fprintf(f,
+			"%-6s %llu flushes skipped (cache=unsafe ignores them)\n",
+			"", (unsigned long long)r->flush_skipped);
+	fprintf(f,
+		"(MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s; latency from when each I/O is due to its completion)\n");
+	if (r->errors)
+		fprintf(f,
+			"\nI/O ERROR: %s of %u bytes at offset %llu failed: %s (%llu failed I/Os); the run stopped there\n",
+			dir_names[r->first_err_op],
+			r->first_err_op == IO_FLUSH ? 0 : (unsigned int)j->bs,
+			(unsigned long long)r->first_err_off,
+			r->first_errno ? strerror(r->first_errno) :
+					 "short transfer",
+			(unsigned long long)r->errors);
+	if (rw_reads(j))
+		print_percentiles(r, DIR_READ, f);
+	if (rw_writes(j))
+		print_percentiles(r, DIR_WRITE, f);
+	fprintf(f, "\ncpu: user %.2f s, system %.2f s", r->user_s, r->sys_s);
+	if (isnan(result_cpu_fig(r)))
+		fprintf(f, ", per I/O not measured (no I/O completed)");
+	else
+		fprintf(f, ", %.2f us per I/O", result_cpu_fig(r));
+	if (j->engine == ENGINE_NULL && !isnan(result_cpu_fig(r)))
+		fprintf(f, " (runner's own cost: %.0f ns per I/O)",
+			result_cpu_fig(r) * 1e3);
+	else if (!j->rate_iops && !isnan(result_wait_fig(r)))
+		fprintf(f, "; a due request waited %s for its submit call",
+			fmt_ns(result_submit_wait_ns(r), wait, sizeof(wait)));
+	fprintf(f, "\n");
+	text_warnings(rep->warnings, f);
+}
