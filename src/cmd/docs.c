@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "adapters.h"
 #include "docs.h"
 #include "../report/rdoc.h"
 #include "../util/err.h"

@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Loading a document: envelope check, dispatch to the command's adapter,
- * and the mapping pieces several commands share; see adapt.h.
+ * The mapping pieces several commands' adapters share; see adapt.h.
  */
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "adapt.h"
 #include "json_read.h"
@@ -18,73 +15,6 @@
 
 const char *const adapt_dirs[] = { "read", "write", "mix", NULL };
 const char *const adapt_dir_labels[] = { "Read", "Write", "Mix", NULL };
-
-static const struct {
-	const char *command;
-	bool (*fn)(struct rdoc *d, const struct jr_node *root, struct err *err);
-} adapters[] = {
-	{ "run", adapt_run },	    { "mark", adapt_mark },
-	{ "matrix", adapt_matrix }, { "calibrate", adapt_calibrate },
-	{ "doctor", adapt_doctor }, { "advise", adapt_advise },
-	{ "lab", adapt_lab },
-};
-
-const char *const adapt_commands[] = { "run",	    "mark",   "matrix",
-				       "calibrate", "doctor", "advise",
-				       "lab",	    NULL };
-
-/* "runs/before.json" -> "before". */
-static char *label_of(const char *path)
-{
-	char *copy, *base, *dot, *label;
-
-	if (!strcmp(path, "-"))
-		return xstrdup("stdin");
-	copy = xstrdup(path);
-	base = basename(copy);
-	dot = strrchr(base, '.');
-	if (dot && dot != base && !strcmp(dot, ".json"))
-		*dot = 0;
-	label = xstrdup(base);
-	free(copy);
-	return label;
-}
-
-struct rdoc *rdoc_load(const char *path, struct err *err)
-{
-	struct jr_doc *jd = jr_load(path, err);
-	const char *cmd;
-	struct rdoc *d;
-	struct stat st;
-
-	if (!jd)
-		return NULL;
-	cmd = jr_command(jd);
-	for (size_t i = 0; i < sizeof(adapters) / sizeof(adapters[0]); i++) {
-		if (strcmp(cmd, adapters[i].command))
-			continue;
-		d = rdoc_new(cmd);
-		d->path = xstrdup(path);
-		d->label = label_of(path);
-		d->tool_version = xstrdup(jr_tool_version(jd));
-		if (strcmp(path, "-") && !stat(path, &st))
-			d->mtime = st.st_mtime;
-		rdoc_set(d, RS_ENV, "iolab_version", "iolab version",
-			 d->tool_version);
-		if (!adapters[i].fn(d, jr_root(jd), err)) {
-			err_prefix(err, "%s", path);
-			rdoc_free(d);
-			d = NULL;
-		}
-		jr_free(jd);
-		return d;
-	}
-	err_set(err, EXIT_ENV, 0,
-		"%s: this iolab cannot read '%s' results (it reads run, mark, matrix, calibrate, doctor, advise and lab); use the iolab that wrote it",
-		path, cmd);
-	jr_free(jd);
-	return NULL;
-}
 
 void adapt_warnings(struct rdoc *d, const struct jr_node *warnings)
 {

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Adapters: one per command, each mapping that command's JSON document to
- * the neutral model (rdoc.h). adapt.c dispatches by "command" and holds
- * the pieces several commands share (environment, warnings, the tests[]
- * of mark that matrix and lab embed).
+ * What the commands' adapters (cmd/adapters.h) share when they map a JSON
+ * document to the neutral model (rdoc.h): environment, warnings, the
+ * tests[] of mark that matrix and lab embed, the engine x cache cells.
  *
  * An adapter fills @d from @root and returns false with @err set
  * (EXIT_USAGE) when a field it cannot do without is missing. Fields it can
@@ -21,19 +20,6 @@
 struct err;
 struct jr_node;
 
-bool adapt_run(struct rdoc *d, const struct jr_node *root, struct err *err);
-bool adapt_mark(struct rdoc *d, const struct jr_node *root, struct err *err);
-bool adapt_matrix(struct rdoc *d, const struct jr_node *root, struct err *err);
-bool adapt_lab(struct rdoc *d, const struct jr_node *root, struct err *err);
-bool adapt_calibrate(struct rdoc *d, const struct jr_node *root,
-		     struct err *err);
-bool adapt_doctor(struct rdoc *d, const struct jr_node *root, struct err *err);
-bool adapt_advise(struct rdoc *d, const struct jr_node *root, struct err *err);
-
-/* The commands an adapter exists for, NULL-terminated. */
-extern const char *const adapt_commands[];
-
-/* Shared pieces. */
 /* "warnings":[{"id","message"}] into d->warns. */
 void adapt_warnings(struct rdoc *d, const struct jr_node *warnings);
 /* The "environment" object run and the suites write (jenvironment()). */

@@ -259,7 +259,5 @@ const char *rfmt(enum runit u, double v, char *buf, size_t len);
 /* The same with the unit: "12.3 MB/s", "4.56 ms", "1234 IOPS". */
 const char *rfmt_unit(enum runit u, double v, char *buf, size_t len);
 
-/* Read @path, check its envelope and map it with its command's adapter. */
-struct rdoc *rdoc_load(const char *path, struct err *err);
 
 #endif

@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 
+#include "../adapters.h"
 #include "../../report/adapt.h"
 #include "../../report/json_read.h"
 #include "../../util/err.h"

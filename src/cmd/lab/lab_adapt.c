@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../adapters.h"
 #include "../../report/adapt.h"
 #include "../../report/json_read.h"
 #include "../../util/err.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What `iolab mark` and `iolab matrix` report, rendered as tables or JSON.
+ * What `iolab mark` reports, rendered as tables, JSON or CSV, and the pieces
+ * of its text that matrix and lab reuse.
  * None of this depends on the CLI: the lab renders a mark result from its
  * guest with mark_json_write() (argc 0 and argv NULL are fine), or embeds
  * it in its own document with jmark_tests() (report/mark_json.h).
@@ -13,7 +14,6 @@
 #include <stdio.h>
 
 #include "mark_suite.h"
-#include "../matrix/matrix_suite.h"
 
 struct err;
 struct target;
@@ -30,25 +30,6 @@ void mark_text_print(const struct mark_report *r, FILE *f);
 bool mark_json_write(const struct mark_report *r, FILE *f, struct err *err);
 /* A line per test and direction; see mark_csv.c. */
 bool mark_csv_write(const struct mark_report *r, FILE *f, struct err *err);
-
-struct matrix_report {
-	int argc;
-	char *const *argv;
-	const struct target *target;
-	const struct matrix_result *res;
-	const struct warnings *warnings; /* the target's (preparation) */
-};
-
-void matrix_text_print(const struct matrix_report *r, FILE *f);
-bool matrix_json_write(const struct matrix_report *r, FILE *f, struct err *err);
-/* A line per cell, test and direction; see matrix_csv.c. */
-bool matrix_csv_write(const struct matrix_report *r, FILE *f, struct err *err);
-
-/*
- * The closing recommendation of a matrix in one to three sentences, each
- * into its own buffer; returns how many were written.
- */
-int matrix_recommend(const struct matrix_result *r, char lines[][512], int max);
 
 /* "CrystalDiskMark 6 (--preset cdm6)" or "tests SEQ1M Q8T1, ...". */
 const char *mark_suite_title(const struct mark_spec *s, char *buf, size_t len);

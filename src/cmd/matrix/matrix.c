@@ -12,6 +12,7 @@
 #include "../mark/mark_opts.h"
 #include "../../core/target.h"
 #include "../mark/mark_report.h"
+#include "matrix_report.h"
 #include "matrix_suite.h"
 #include "../../util/err.h"
 #include "../../util/parse.h"

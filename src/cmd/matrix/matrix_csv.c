@@ -11,6 +11,7 @@
 #include "../../report/csv.h"
 #include "../mark/mark_csv.h"
 #include "../mark/mark_report.h"
+#include "matrix_report.h"
 
 static const char *const cell_cols[] = {
 	"engine",

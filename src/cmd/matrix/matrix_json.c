@@ -3,6 +3,7 @@
 
 #include "../mark/mark_json.h"
 #include "../mark/mark_report.h"
+#include "matrix_report.h"
 #include "../../core/target.h"
 
 static json_t *jsetting(const struct matrix_result *r, int idx)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../mark/mark_report.h"
+#include "matrix_report.h"
 #include "../../core/target.h"
 #include "../../util/parse.h"
 

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What `iolab matrix` reports: mark's tests under every engine x cache
+ * cell, the refused cells and a recommendation; as tables, JSON or CSV.
+ */
+#ifndef IOLAB_CMD_MATRIX_REPORT_H
+#define IOLAB_CMD_MATRIX_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "matrix_suite.h"
+
+struct err;
+struct target;
+struct warnings;
+
+struct matrix_report {
+	int argc;
+	char *const *argv;
+	const struct target *target;
+	const struct matrix_result *res;
+	const struct warnings *warnings; /* the target's (preparation) */
+};
+
+void matrix_text_print(const struct matrix_report *r, FILE *f);
+bool matrix_json_write(const struct matrix_report *r, FILE *f, struct err *err);
+/* A line per cell, test and direction; see matrix_csv.c. */
+bool matrix_csv_write(const struct matrix_report *r, FILE *f, struct err *err);
+
+/*
+ * The closing recommendation of a matrix in one to three sentences, each
+ * into its own buffer; returns how many were written.
+ */
+int matrix_recommend(const struct matrix_result *r, char lines[][512], int max);
+
+#endif
