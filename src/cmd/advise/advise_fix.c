@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Fix dispatch and shared helpers; see advise_fix.h. */
+/*
+ * The helpers every fixer shares (fix buffers, new iothread names); see
+ * advise_fix.h.
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,21 +10,6 @@
 
 #include "advise_fix.h"
 #include "../../util/xmem.h"
-
-char *adv_fix(const struct adv_vm *vm, const struct adv_disk *d,
-	      const struct adv_edit *e)
-{
-	switch (vm->source) {
-	case ADV_SRC_QEMU:
-	case ADV_SRC_PROCESS:
-		return adv_qemu_fix(vm, d, e);
-	case ADV_SRC_LIBVIRT:
-		return adv_libvirt_fix(vm, d, e);
-	case ADV_SRC_PROXMOX:
-		return adv_pve_fix(vm, d, e);
-	}
-	return xstrdup("");
-}
 
 char *adv_new_iothread_name(const struct adv_vm *vm, const char *prefix)
 {
