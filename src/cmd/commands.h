@@ -3,8 +3,8 @@
  * The subcommands main() dispatches to. Each takes argv with argv[0] set to
  * the subcommand's name and returns the process exit code (util/err.h).
  */
-#ifndef IOLAB_CLI_COMMANDS_H
-#define IOLAB_CLI_COMMANDS_H
+#ifndef IOLAB_CMD_COMMANDS_H
+#define IOLAB_CMD_COMMANDS_H
 
 int cmd_run(int argc, char **argv);
 int cmd_mark(int argc, char **argv);

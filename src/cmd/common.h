@@ -3,8 +3,8 @@
  * Pieces the command drivers share: the report stream (--output), the
  * percentile list, choice tables for option rows, progress decision.
  */
-#ifndef IOLAB_CLI_COMMON_H
-#define IOLAB_CLI_COMMON_H
+#ifndef IOLAB_CMD_COMMON_H
+#define IOLAB_CMD_COMMON_H
 
 #include <stdbool.h>
 #include <stdio.h>

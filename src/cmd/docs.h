@@ -4,8 +4,8 @@
  * the command line, their labels, and the rule that the report never
  * overwrites one of them.
  */
-#ifndef IOLAB_CLI_DOCS_H
-#define IOLAB_CLI_DOCS_H
+#ifndef IOLAB_CMD_DOCS_H
+#define IOLAB_CMD_DOCS_H
 
 #include <stdbool.h>
 

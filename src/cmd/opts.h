@@ -4,8 +4,8 @@
  * parsing, validation of the value, --help and the JSON echo of what the
  * user set. Each subcommand keeps its table in its own file.
  */
-#ifndef IOLAB_CLI_OPTS_H
-#define IOLAB_CLI_OPTS_H
+#ifndef IOLAB_CMD_OPTS_H
+#define IOLAB_CMD_OPTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -13,8 +13,8 @@
  * Recording is O(1): one clz, a shift, an increment; no allocation. A
  * histogram belongs to one thread; merge with hist_add() after the run.
  */
-#ifndef IOLAB_STATS_HIST_H
-#define IOLAB_STATS_HIST_H
+#ifndef IOLAB_CORE_HIST_H
+#define IOLAB_CORE_HIST_H
 
 #include <stdint.h>
 #include <string.h>

@@ -3,8 +3,8 @@
  * The result model of one job: what the runner measured, with no printing.
  * Renderers (text, JSON) and the suites (mark, matrix, calibrate) read it.
  */
-#ifndef IOLAB_REPORT_RESULT_H
-#define IOLAB_REPORT_RESULT_H
+#ifndef IOLAB_CORE_RESULT_H
+#define IOLAB_CORE_RESULT_H
 
 #include <stdbool.h>
 #include <stdint.h>

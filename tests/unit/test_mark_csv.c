@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The test columns of mark, matrix and lab --csv (report/mark_csv.h), from
+ * The test columns of mark, matrix and lab --csv (cmd/mark/mark_csv.h), from
  * a result in memory and from mark's JSON: each figure lands in its
  * column, in its unit; what does not exist is empty.
  */

@@ -6,8 +6,8 @@
  * corrected -drive/-blockdev/-device options, libvirt XML elements or
  * Proxmox config lines.
  */
-#ifndef IOLAB_DIAG_ADVISE_FIX_H
-#define IOLAB_DIAG_ADVISE_FIX_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_FIX_H
+#define IOLAB_CMD_ADVISE_ADVISE_FIX_H
 
 #include <stdbool.h>
 

@@ -5,8 +5,8 @@
  * Proxmox drive line. Order is kept so that a corrected line reads like
  * the user's own; the type is kept so that JSON comes back as JSON.
  */
-#ifndef IOLAB_DIAG_ADVISE_KV_H
-#define IOLAB_DIAG_ADVISE_KV_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_KV_H
+#define IOLAB_CMD_ADVISE_ADVISE_KV_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * advise_libvirt.c includes libxml2; a build without it (the static one)
  * reports --libvirt as unavailable.
  */
-#ifndef IOLAB_DIAG_ADVISE_LIBVIRT_H
-#define IOLAB_DIAG_ADVISE_LIBVIRT_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_LIBVIRT_H
+#define IOLAB_CMD_ADVISE_ADVISE_LIBVIRT_H
 
 #include <stdbool.h>
 

@@ -8,8 +8,8 @@
  * elements, config lines) configure it, so that a fix can be printed as
  * the corrected item in the source's own syntax.
  */
-#ifndef IOLAB_DIAG_ADVISE_MODEL_H
-#define IOLAB_DIAG_ADVISE_MODEL_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_MODEL_H
+#define IOLAB_CMD_ADVISE_ADVISE_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * cache.direct=on, aio defaults to io_uring except on LVM, CIFS and krbd
  * without direct I/O. Storage types come from storage.cfg.
  */
-#ifndef IOLAB_DIAG_ADVISE_PROXMOX_H
-#define IOLAB_DIAG_ADVISE_PROXMOX_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_PROXMOX_H
+#define IOLAB_CMD_ADVISE_ADVISE_PROXMOX_H
 
 #include <stdbool.h>
 

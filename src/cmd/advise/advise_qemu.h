@@ -5,8 +5,8 @@
  * -object iothread, -smp, -machine, -global, -set and the -hda/-cdrom
  * shortcuts, resolved through QEMU's node graph to one model per disk.
  */
-#ifndef IOLAB_DIAG_ADVISE_QEMU_H
-#define IOLAB_DIAG_ADVISE_QEMU_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_QEMU_H
+#define IOLAB_CMD_ADVISE_ADVISE_QEMU_H
 
 #include <stdbool.h>
 

@@ -3,8 +3,8 @@
  * Private to advise_qemu*.c: the options collected from one command line,
  * before advise_qemu_resolve.c turns them into disks.
  */
-#ifndef IOLAB_DIAG_ADVISE_QEMU_INT_H
-#define IOLAB_DIAG_ADVISE_QEMU_INT_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_QEMU_INT_H
+#define IOLAB_CMD_ADVISE_ADVISE_QEMU_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * that the rest of advise reads: {"cache":{"direct":true}} is
  * cache.direct=on, arrays become key.0, key.1 (QEMU's own "crumple").
  */
-#ifndef IOLAB_DIAG_ADVISE_QJSON_H
-#define IOLAB_DIAG_ADVISE_QJSON_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_QJSON_H
+#define IOLAB_CMD_ADVISE_ADVISE_QJSON_H
 
 #include <stdbool.h>
 

@@ -7,8 +7,8 @@
  * ("readonly"), and "noKEY" means KEY=off. JSON objects ("-blockdev
  * '{...}'") go through advise_qjson.h instead.
  */
-#ifndef IOLAB_DIAG_ADVISE_QOPTS_H
-#define IOLAB_DIAG_ADVISE_QOPTS_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_QOPTS_H
+#define IOLAB_CMD_ADVISE_ADVISE_QOPTS_H
 
 #include <stdbool.h>
 

@@ -3,8 +3,8 @@
  * What `iolab advise` reports: per VM and disk the resolved settings, then
  * the findings with why and the corrected line; as text or as JSON.
  */
-#ifndef IOLAB_REPORT_ADVISE_REPORT_H
-#define IOLAB_REPORT_ADVISE_REPORT_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_REPORT_H
+#define IOLAB_CMD_ADVISE_ADVISE_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -6,8 +6,8 @@
  * the VM, or data is silently lost; warning = a measurable slowdown or a
  * risk with a clear fix; info = worth knowing, may be intended.
  */
-#ifndef IOLAB_DIAG_ADVISE_RULES_H
-#define IOLAB_DIAG_ADVISE_RULES_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_RULES_H
+#define IOLAB_CMD_ADVISE_ADVISE_RULES_H
 
 #include "advise_model.h"
 

@@ -5,8 +5,8 @@
  * with the same parser as --qemu-args, leniently: an option this version
  * does not know becomes a warning, since QEMU accepted it.
  */
-#ifndef IOLAB_DIAG_ADVISE_SCAN_H
-#define IOLAB_DIAG_ADVISE_SCAN_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_SCAN_H
+#define IOLAB_CMD_ADVISE_ADVISE_SCAN_H
 
 #include <stdbool.h>
 #include <stddef.h>

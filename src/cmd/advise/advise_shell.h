@@ -7,8 +7,8 @@
  * Nothing is expanded: $VAR stays as written. One liberty: an unquoted
  * word that starts with '{' keeps its JSON as is (pasted from ps).
  */
-#ifndef IOLAB_DIAG_ADVISE_SHELL_H
-#define IOLAB_DIAG_ADVISE_SHELL_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_SHELL_H
+#define IOLAB_CMD_ADVISE_ADVISE_SHELL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,8 +6,8 @@
  * Rules use it: io_uring is known to hang on some of these, discard
  * matters on the thin ones.
  */
-#ifndef IOLAB_DIAG_ADVISE_STORAGE_H
-#define IOLAB_DIAG_ADVISE_STORAGE_H
+#ifndef IOLAB_CMD_ADVISE_ADVISE_STORAGE_H
+#define IOLAB_CMD_ADVISE_ADVISE_STORAGE_H
 
 #include <stdbool.h>
 #include <stddef.h>

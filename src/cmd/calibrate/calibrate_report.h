@@ -3,8 +3,8 @@
  * What `iolab calibrate` reports: Oracle's figures, the curves behind them,
  * the knee and a reading; rendered as text or as JSON.
  */
-#ifndef IOLAB_REPORT_CALIBRATE_REPORT_H
-#define IOLAB_REPORT_CALIBRATE_REPORT_H
+#ifndef IOLAB_CMD_CALIBRATE_CALIBRATE_REPORT_H
+#define IOLAB_CMD_CALIBRATE_CALIBRATE_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>

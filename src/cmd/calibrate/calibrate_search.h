@@ -16,8 +16,8 @@
  * best point is confirmed by a second sample before it is reported, so one
  * lucky window cannot become the headline.
  */
-#ifndef IOLAB_SUITE_CALIBRATE_SEARCH_H
-#define IOLAB_SUITE_CALIBRATE_SEARCH_H
+#ifndef IOLAB_CMD_CALIBRATE_CALIBRATE_SEARCH_H
+#define IOLAB_CMD_CALIBRATE_CALIBRATE_SEARCH_H
 
 #include <stdbool.h>
 #include <stdint.h>

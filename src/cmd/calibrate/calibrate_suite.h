@@ -8,8 +8,8 @@
  * each a calibrate_search over the load, measured with the core's runner,
  * all within one time budget. Then the knee and a one-sentence reading.
  */
-#ifndef IOLAB_SUITE_CALIBRATE_H
-#define IOLAB_SUITE_CALIBRATE_H
+#ifndef IOLAB_CMD_CALIBRATE_CALIBRATE_SUITE_H
+#define IOLAB_CMD_CALIBRATE_CALIBRATE_SUITE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,13 +3,13 @@
  * `iolab doctor`: what a Linux guest's disks sit on and why they may be
  * slow. doctor_collect() reads everything through a struct fsview (the live
  * system or a captured tree), optionally probes each disk's read latency,
- * and applies the rules; the renderers (report/doctor_text.c,
- * report/doctor_json.c) print the model. Nothing here prints.
+ * and applies the rules; the renderers (doctor_text.c,
+ * doctor_json.c) print the model. Nothing here prints.
  *
  * Numbers that could not be read are DR_UNKNOWN (-1); strings are "".
  */
-#ifndef IOLAB_DIAG_DOCTOR_H
-#define IOLAB_DIAG_DOCTOR_H
+#ifndef IOLAB_CMD_DOCTOR_DOCTOR_DIAG_H
+#define IOLAB_CMD_DOCTOR_DOCTOR_DIAG_H
 
 #include <stdbool.h>
 #include <stddef.h>

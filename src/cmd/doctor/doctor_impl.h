@@ -4,8 +4,8 @@
  * file doctor needed but could not read, the collectors, and the helpers
  * that add findings. Not for use outside src/diag.
  */
-#ifndef IOLAB_DIAG_DOCTOR_IMPL_H
-#define IOLAB_DIAG_DOCTOR_IMPL_H
+#ifndef IOLAB_CMD_DOCTOR_DOCTOR_IMPL_H
+#define IOLAB_CMD_DOCTOR_DOCTOR_IMPL_H
 
 #include <stdbool.h>
 #include <stdint.h>

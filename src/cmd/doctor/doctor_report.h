@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What `iolab doctor` prints: the diagnosis (diag/doctor.h) and how it was
+ * What `iolab doctor` prints: the diagnosis (doctor_diag.h) and how it was
  * asked for; as a report grouped by disk, findings first, or as JSON.
  */
-#ifndef IOLAB_REPORT_DOCTOR_REPORT_H
-#define IOLAB_REPORT_DOCTOR_REPORT_H
+#ifndef IOLAB_CMD_DOCTOR_DOCTOR_REPORT_H
+#define IOLAB_CMD_DOCTOR_DOCTOR_REPORT_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -15,8 +15,8 @@
  *
  * Anything else on the line (there should be nothing) is ignored.
  */
-#ifndef IOLAB_LAB_CHANNEL_H
-#define IOLAB_LAB_CHANNEL_H
+#ifndef IOLAB_CMD_LAB_CHANNEL_H
+#define IOLAB_CMD_LAB_CHANNEL_H
 
 #include <stdbool.h>
 #include <stddef.h>

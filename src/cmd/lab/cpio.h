@@ -6,8 +6,8 @@
  * Entries are written in the order given; a file's parent directories must
  * come before it, as the kernel does not create them.
  */
-#ifndef IOLAB_LAB_CPIO_H
-#define IOLAB_LAB_CPIO_H
+#ifndef IOLAB_CMD_LAB_CPIO_H
+#define IOLAB_CMD_LAB_CPIO_H
 
 #include <stdbool.h>
 #include <stddef.h>

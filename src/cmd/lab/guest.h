@@ -6,8 +6,8 @@
  * (and doctor, if asked), sends the results to the host over the channel
  * (ttyS1, see channel.h) and powers the machine off.
  */
-#ifndef IOLAB_LAB_GUEST_H
-#define IOLAB_LAB_GUEST_H
+#ifndef IOLAB_CMD_LAB_GUEST_H
+#define IOLAB_CMD_LAB_GUEST_H
 
 #include <stdbool.h>
 

@@ -7,8 +7,8 @@
  * /proc/self/fd/N (the descriptor passed down), never by its name again:
  * a name swapped for a link meanwhile cannot make them write elsewhere.
  */
-#ifndef IOLAB_LAB_IMAGE_H
-#define IOLAB_LAB_IMAGE_H
+#ifndef IOLAB_CMD_LAB_IMAGE_H
+#define IOLAB_CMD_LAB_IMAGE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -8,8 +8,8 @@
  * the guest kernel to decompress (finit_module's
  * MODULE_INIT_COMPRESSED_FILE, Linux >= 6.? with CONFIG_MODULE_DECOMPRESS).
  */
-#ifndef IOLAB_LAB_INITRAMFS_H
-#define IOLAB_LAB_INITRAMFS_H
+#ifndef IOLAB_CMD_LAB_INITRAMFS_H
+#define IOLAB_CMD_LAB_INITRAMFS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * its release string read from the bzImage header, and its modules in
  * /lib/modules/<release>.
  */
-#ifndef IOLAB_LAB_KERNEL_H
-#define IOLAB_LAB_KERNEL_H
+#ifndef IOLAB_CMD_LAB_KERNEL_H
+#define IOLAB_CMD_LAB_KERNEL_H
 
 #include <stdbool.h>
 #include <stddef.h>

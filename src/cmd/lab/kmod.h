@@ -4,8 +4,8 @@
  * read from the kernel's modules.dep (and modules.builtin, for drivers
  * compiled in), dependencies first, each once.
  */
-#ifndef IOLAB_LAB_KMOD_H
-#define IOLAB_LAB_KMOD_H
+#ifndef IOLAB_CMD_LAB_KMOD_H
+#define IOLAB_CMD_LAB_KMOD_H
 
 #include <stdbool.h>
 #include <stddef.h>

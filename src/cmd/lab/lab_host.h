@@ -5,8 +5,8 @@
  * same kernel with an initramfs holding the static iolab as /init; the
  * guest fills its disk, runs the suite and sends the result back.
  */
-#ifndef IOLAB_LAB_LAB_H
-#define IOLAB_LAB_LAB_H
+#ifndef IOLAB_CMD_LAB_LAB_HOST_H
+#define IOLAB_CMD_LAB_LAB_HOST_H
 
 #include <stdbool.h>
 #include <stdint.h>

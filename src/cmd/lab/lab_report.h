@@ -4,8 +4,8 @@
  * ok (with the guest's suite result, mark's JSON), refused (QEMU's own
  * words) or failed (why); rendered as matrix-style tables or as JSON.
  */
-#ifndef IOLAB_REPORT_LAB_REPORT_H
-#define IOLAB_REPORT_LAB_REPORT_H
+#ifndef IOLAB_CMD_LAB_LAB_REPORT_H
+#define IOLAB_CMD_LAB_LAB_REPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The suite each lab guest runs on its test disk: `iolab mark`
- * (suite/mark.h) with the lab's settings, and what the host needs to know
+ * (cmd/mark/mark_suite.h) with the lab's settings, and what the host needs to know
  * about it (validation, time estimate, the line passed to the guest).
  *
  * The lab's defaults differ from mark's: preset cdm6 (the second story's
@@ -9,8 +9,8 @@
  * tests (a guest has no SSD to let cool; the host's storage is shared by
  * every cell anyway), read then write.
  */
-#ifndef IOLAB_LAB_SUITE_H
-#define IOLAB_LAB_SUITE_H
+#ifndef IOLAB_CMD_LAB_LAB_SUITE_H
+#define IOLAB_CMD_LAB_LAB_SUITE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * stdin, is killed if iolab dies (PR_SET_PDEATHSIG), and is registered
  * with util/sig.h so that a hard exit kills it.
  */
-#ifndef IOLAB_LAB_PROC_H
-#define IOLAB_LAB_PROC_H
+#ifndef IOLAB_CMD_LAB_PROC_H
+#define IOLAB_CMD_LAB_PROC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -13,8 +13,8 @@
  *	writeback     off           off             on
  *	unsafe        off           on              on
  */
-#ifndef IOLAB_LAB_QEMU_ARGV_H
-#define IOLAB_LAB_QEMU_ARGV_H
+#ifndef IOLAB_CMD_LAB_QEMU_ARGV_H
+#define IOLAB_CMD_LAB_QEMU_ARGV_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -5,8 +5,8 @@
  * iolab-static beside the running binary (the build tree, or an install's
  * bin directory); ../libexec/iolab/iolab-static from it (an install).
  */
-#ifndef IOLAB_LAB_STATIC_BIN_H
-#define IOLAB_LAB_STATIC_BIN_H
+#ifndef IOLAB_CMD_LAB_STATIC_BIN_H
+#define IOLAB_CMD_LAB_STATIC_BIN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * what the guest sends over the channel, QEMU's stderr and the tail of
  * the kernel console, and make sure QEMU is gone when this returns.
  */
-#ifndef IOLAB_LAB_VM_H
-#define IOLAB_LAB_VM_H
+#ifndef IOLAB_CMD_LAB_VM_H
+#define IOLAB_CMD_LAB_VM_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,8 +7,8 @@
  * (the lab's guests send that), through the neutral struct mark_row, so
  * all three commands write the same columns in the same units.
  */
-#ifndef IOLAB_REPORT_MARK_CSV_H
-#define IOLAB_REPORT_MARK_CSV_H
+#ifndef IOLAB_CMD_MARK_MARK_CSV_H
+#define IOLAB_CMD_MARK_MARK_CSV_H
 
 #include <stdbool.h>
 #include <stddef.h>

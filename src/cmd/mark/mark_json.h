@@ -4,8 +4,8 @@
  * renderer that embeds a mark result (the lab's, per cell). Like
  * json_util.h, included only by report/ files.
  */
-#ifndef IOLAB_REPORT_MARK_JSON_H
-#define IOLAB_REPORT_MARK_JSON_H
+#ifndef IOLAB_CMD_MARK_MARK_JSON_H
+#define IOLAB_CMD_MARK_MARK_JSON_H
 
 #include "../../report/json_util.h"
 #include "mark_suite.h"

@@ -5,8 +5,8 @@
  * output), how they become a mark spec and a target request, and the
  * estimate printed before starting.
  */
-#ifndef IOLAB_CLI_SUITE_H
-#define IOLAB_CLI_SUITE_H
+#ifndef IOLAB_CMD_MARK_MARK_OPTS_H
+#define IOLAB_CMD_MARK_MARK_OPTS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -4,10 +4,10 @@
  * of its text that matrix and lab reuse.
  * None of this depends on the CLI: the lab renders a mark result from its
  * guest with mark_json_write() (argc 0 and argv NULL are fine), or embeds
- * it in its own document with jmark_tests() (report/mark_json.h).
+ * it in its own document with jmark_tests() (mark_json.h).
  */
-#ifndef IOLAB_REPORT_MARK_REPORT_H
-#define IOLAB_REPORT_MARK_REPORT_H
+#ifndef IOLAB_CMD_MARK_MARK_REPORT_H
+#define IOLAB_CMD_MARK_MARK_REPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -22,16 +22,16 @@
  *	target_prepare(&t, &req, &w, &err);     // req.need_write =
  *						// mark_needs_write(&s)
  *	if (!mark_run(&s, &t, &r, &err)) ...    // setup failure: err says why
- *	mark_json_write(...) or jmark_tests(&r) // report/mark_report.h,
- *						// report/mark_json.h
+ *	mark_json_write(...) or jmark_tests(&r) // mark_report.h,
+ *						// mark_json.h
  *	mark_result_free(&r);
  *
  * mark_run() prints nothing unless s.progress is set (then a live line on
  * stderr, as the runner's). It stops early on a pending signal (util/sig.h)
  * or an I/O error and says so in the result.
  */
-#ifndef IOLAB_SUITE_MARK_H
-#define IOLAB_SUITE_MARK_H
+#ifndef IOLAB_CMD_MARK_MARK_SUITE_H
+#define IOLAB_CMD_MARK_MARK_SUITE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * What `iolab matrix` reports: mark's tests under every engine x cache
  * cell, the refused cells and a recommendation; as tables, JSON or CSV.
  */
-#ifndef IOLAB_CMD_MATRIX_REPORT_H
-#define IOLAB_CMD_MATRIX_REPORT_H
+#ifndef IOLAB_CMD_MATRIX_MATRIX_REPORT_H
+#define IOLAB_CMD_MATRIX_MATRIX_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>

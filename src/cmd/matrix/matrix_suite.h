@@ -8,8 +8,8 @@
  * fastest setting that keeps data on host power loss and the fastest one
  * overall. Nothing here prints but the mark progress line.
  */
-#ifndef IOLAB_SUITE_MATRIX_H
-#define IOLAB_SUITE_MATRIX_H
+#ifndef IOLAB_CMD_MATRIX_MATRIX_SUITE_H
+#define IOLAB_CMD_MATRIX_MATRIX_SUITE_H
 
 #include <stdbool.h>
 #include <stdint.h>

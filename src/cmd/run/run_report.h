@@ -3,8 +3,8 @@
  * What `iolab run` reports: the target, the result, the warnings and the
  * command line; rendered as a table or as JSON.
  */
-#ifndef IOLAB_REPORT_RUN_REPORT_H
-#define IOLAB_REPORT_RUN_REPORT_H
+#ifndef IOLAB_CMD_RUN_RUN_REPORT_H
+#define IOLAB_CMD_RUN_RUN_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>

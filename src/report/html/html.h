@@ -5,8 +5,8 @@
  * per document with its charts, and a compare view for every command
  * given more than once.
  */
-#ifndef IOLAB_REPORT_HTML_H
-#define IOLAB_REPORT_HTML_H
+#ifndef IOLAB_REPORT_HTML_HTML_H
+#define IOLAB_REPORT_HTML_HTML_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * The page is XHTML-compatible (every element closed, attributes quoted,
  * only XML's five entities) so that XML tools can check it.
  */
-#ifndef IOLAB_REPORT_HTML_IMPL_H
-#define IOLAB_REPORT_HTML_IMPL_H
+#ifndef IOLAB_REPORT_HTML_HTML_IMPL_H
+#define IOLAB_REPORT_HTML_HTML_IMPL_H
 
 #include <stdbool.h>
 #include <stddef.h>
