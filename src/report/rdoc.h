@@ -268,5 +268,7 @@ const char *rfmt_unit(enum runit u, double v, char *buf, size_t len);
 
 /* Read @path, check its envelope and map it with its command's adapter. */
 struct rdoc *rdoc_load(const char *path, struct err *err);
+/* The same from memory (tests, the fuzz target); @name as the path. */
+struct rdoc *rdoc_parse(const char *text, const char *name, struct err *err);
 
 #endif

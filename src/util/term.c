@@ -40,7 +40,8 @@ static size_t utf8_ok(const unsigned char *s)
 
 static int keep(unsigned char c, unsigned flags)
 {
-	return c == '\n' && (flags & TERM_KEEP_NL);
+	return (c == '\n' && (flags & TERM_KEEP_NL)) ||
+	       (c == '\t' && (flags & TERM_KEEP_TAB));
 }
 
 int term_unsafe(const char *s, unsigned flags)
@@ -80,7 +81,8 @@ size_t term_sanitize(char *dst, size_t len, const char *src, unsigned flags)
 				PUT(p[i]);
 			p += n;
 		} else if (keep(*p, flags)) {
-			PUT(*p++);
+			PUT(*p);
+			p++;
 		} else {
 			PUT('\\');
 			PUT('x');
@@ -121,4 +123,42 @@ const char *term_safe(const char *s)
 const char *term_safe_ml(const char *s)
 {
 	return ring(s, TERM_KEEP_NL);
+}
+
+FILE *term_buf_open(struct term_buf *tb, FILE *out)
+{
+	tb->buf = NULL;
+	tb->len = 0;
+	tb->f = open_memstream(&tb->buf, &tb->len);
+	/* Without memory for the stream, print unbuffered but sanitized
+	   fields are still escaped where the renderer does it. */
+	return tb->f ? tb->f : out;
+}
+
+void term_buf_close(struct term_buf *tb, FILE *out)
+{
+	const unsigned flags = TERM_KEEP_NL | TERM_KEEP_TAB;
+	const char *p;
+
+	if (!tb->f)
+		return;
+	fclose(tb->f);
+	tb->f = NULL;
+	/* A NUL inside ends a C string: print the pieces around it. */
+	for (p = tb->buf; p < tb->buf + tb->len; p += strlen(p) + 1) {
+		if (!term_unsafe(p, flags)) {
+			fputs(p, out);
+		} else {
+			size_t n = term_sanitize(NULL, 0, p, flags) + 1;
+			char *s = xmalloc(n);
+
+			term_sanitize(s, n, p, flags);
+			fputs(s, out);
+			free(s);
+		}
+		if (p + strlen(p) < tb->buf + tb->len)
+			fputs("\\x00", out);
+	}
+	free(tb->buf);
+	tb->buf = NULL;
 }

@@ -17,6 +17,8 @@
 
 /* Keep '\n' (multi-line text: commands, one per line). */
 #define TERM_KEEP_NL 1u
+/* Keep '\t' too (a whole report). */
+#define TERM_KEEP_TAB 2u
 
 /*
  * Write the sanitized form of @src into @dst (cut to @len, always
@@ -34,5 +36,21 @@ int term_unsafe(const char *s, unsigned flags);
 const char *term_safe(const char *s);
 /* The same, keeping newlines. */
 const char *term_safe_ml(const char *s);
+
+/*
+ * A whole text report through a memory stream: term_buf_open() gives the
+ * stream to print into, term_buf_close() writes it to @out with every
+ * control character but newline and tab escaped. For renderers that
+ * print no escape sequence of their own (doctor, advise): nothing from a
+ * file or device reaches the terminal raw, whichever field it is in.
+ */
+struct term_buf {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+FILE *term_buf_open(struct term_buf *tb, FILE *out);
+void term_buf_close(struct term_buf *tb, FILE *out);
 
 #endif
