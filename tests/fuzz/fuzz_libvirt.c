@@ -32,8 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct adv_report r = { 0 };
 	struct err err = { 0 };
 
-	if (adv_libvirt_read_mem(&r, "fuzz.xml", (const char *)data, size,
-				 &ctx, &err)) {
+	if (adv_libvirt_read_mem(&r, "fuzz.xml", (const char *)data, size, &ctx,
+				 &err)) {
 		struct advise_render a = { .r = &r };
 
 		adv_rules_run(&r);

@@ -17,18 +17,17 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char config[] =
-	"name: fuzz\n"
-	"scsihw: virtio-scsi-single\n"
-	"scsi0: local:100/vm-100-disk-0.qcow2,iothread=1\n"
-	"scsi1: local-lvm:vm-100-disk-1,cache=writeback\n"
-	"scsi2: san-lvm:vm-100-disk-2,aio=native\n"
-	"virtio0: ceph-vm:vm-100-disk-3\n"
-	"virtio1: local-zfs:vm-100-disk-4,cache=none\n"
-	"sata0: nas-smb:100/vm-100-disk-5.raw\n"
-	"ide0: a:iso/x.iso,media=cdrom\n"
-	"scsi3: b:vm-100-disk-6\n"
-	"scsi4: c:vm-100-disk-7,cache=unsafe\n";
+static const char config[] = "name: fuzz\n"
+			     "scsihw: virtio-scsi-single\n"
+			     "scsi0: local:100/vm-100-disk-0.qcow2,iothread=1\n"
+			     "scsi1: local-lvm:vm-100-disk-1,cache=writeback\n"
+			     "scsi2: san-lvm:vm-100-disk-2,aio=native\n"
+			     "virtio0: ceph-vm:vm-100-disk-3\n"
+			     "virtio1: local-zfs:vm-100-disk-4,cache=none\n"
+			     "sata0: nas-smb:100/vm-100-disk-5.raw\n"
+			     "ide0: a:iso/x.iso,media=cdrom\n"
+			     "scsi3: b:vm-100-disk-6\n"
+			     "scsi4: c:vm-100-disk-7,cache=unsafe\n";
 
 static FILE *sink(void)
 {
