@@ -107,8 +107,8 @@ void adapt_warnings(struct rdoc *d, const struct jr_node *warnings)
 
 	if (n > ADAPT_MAX_WARNINGS) {
 		warn_add(&d->warns, "warnings-cut",
-			 "the input has %zu warnings; the first %d are shown", n,
-			 ADAPT_MAX_WARNINGS);
+			 "the input has %zu warnings; the first %d are shown",
+			 n, ADAPT_MAX_WARNINGS);
 		n = ADAPT_MAX_WARNINGS;
 	}
 	for (size_t i = 0; i < n; i++) {
