@@ -27,5 +27,7 @@ bool adapt_advise(struct rdoc *d, const struct jr_node *root, struct err *err);
 
 /* Read @path, check its envelope and map it with its command's adapter. */
 struct rdoc *rdoc_load(const char *path, struct err *err);
+/* The same from memory (tests, the fuzz target); @name as the path. */
+struct rdoc *rdoc_parse(const char *text, const char *name, struct err *err);
 
 #endif

@@ -43,16 +43,14 @@ static char *label_of(const char *path)
 	return label;
 }
 
-struct rdoc *rdoc_load(const char *path, struct err *err)
+/* Map a checked document with its command's adapter; frees @jd. */
+static struct rdoc *rdoc_adapt(struct jr_doc *jd, const char *path,
+			       struct err *err)
 {
-	struct jr_doc *jd = jr_load(path, err);
-	const char *cmd;
+	const char *cmd = jr_command(jd);
 	struct rdoc *d;
 	struct stat st;
 
-	if (!jd)
-		return NULL;
-	cmd = jr_command(jd);
 	for (size_t i = 0; i < sizeof(adapters) / sizeof(adapters[0]); i++) {
 		if (strcmp(cmd, adapters[i].command))
 			continue;
@@ -77,4 +75,18 @@ struct rdoc *rdoc_load(const char *path, struct err *err)
 		path, cmd);
 	jr_free(jd);
 	return NULL;
+}
+
+struct rdoc *rdoc_load(const char *path, struct err *err)
+{
+	struct jr_doc *jd = jr_load(path, err);
+
+	return jd ? rdoc_adapt(jd, path, err) : NULL;
+}
+
+struct rdoc *rdoc_parse(const char *text, const char *name, struct err *err)
+{
+	struct jr_doc *jd = jr_parse(text, name, err);
+
+	return jd ? rdoc_adapt(jd, name, err) : NULL;
 }

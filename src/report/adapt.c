@@ -16,9 +16,20 @@
 const char *const adapt_dirs[] = { "read", "write", "mix", NULL };
 const char *const adapt_dir_labels[] = { "Read", "Write", "Mix", NULL };
 
+/* iolab writes a handful; more is a crafted file (warn_add is linear). */
+#define ADAPT_MAX_WARNINGS 256
+
 void adapt_warnings(struct rdoc *d, const struct jr_node *warnings)
 {
-	for (size_t i = 0; i < jr_len(warnings); i++) {
+	size_t n = jr_len(warnings);
+
+	if (n > ADAPT_MAX_WARNINGS) {
+		warn_add(&d->warns, "warnings-cut",
+			 "the input has %zu warnings; the first %d are shown",
+			 n, ADAPT_MAX_WARNINGS);
+		n = ADAPT_MAX_WARNINGS;
+	}
+	for (size_t i = 0; i < n; i++) {
 		const struct jr_node *w = jr_at(warnings, i);
 		const char *id = jr_str(w, "id"), *msg = jr_str(w, "message");
 

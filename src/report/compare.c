@@ -7,6 +7,8 @@
 
 #include "compare.h"
 #include "../util/err.h"
+#include "../util/strmap.h"
+#include "../util/strv.h"
 #include "../util/xmem.h"
 
 char cmp_letter(size_t i)
@@ -107,14 +109,26 @@ const char *cmp_ratio_text(const struct cmp_row *r, size_t i, char *buf,
 	return buf;
 }
 
-static struct cmp_row *row_for(struct cmp *c, const struct rfig *f)
+/* Grow *v (of *cap elements of @size) to hold one more than @n. */
+static void grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return;
+	*cap = *cap ? 2 * *cap : 16;
+	*v = xrealloc(*v, *cap * size);
+}
+
+/* Rows, settings and findings are matched through maps: linear time. */
+static struct cmp_row *row_for(struct cmp *c, struct strmap *map, size_t *cap,
+			       const struct rfig *f)
 {
 	struct cmp_row *r;
+	size_t i;
 
-	for (size_t i = 0; i < c->nrows; i++)
-		if (!strcmp(c->rows[i].key, f->key))
-			return &c->rows[i];
-	c->rows = xrealloc(c->rows, (c->nrows + 1) * sizeof(*c->rows));
+	if (strmap_get(map, f->key, &i))
+		return &c->rows[i];
+	grow((void **)&c->rows, cap, c->nrows, sizeof(*c->rows));
+	strmap_put(map, f->key, c->nrows);
 	r = &c->rows[c->nrows++];
 	memset(r, 0, sizeof(*r));
 	r->key = f->key;
@@ -128,12 +142,16 @@ static struct cmp_row *row_for(struct cmp *c, const struct rfig *f)
 
 static void cmp_rows(struct cmp *c)
 {
+	struct strmap map = { 0 };
+	size_t cap = 0;
+
 	for (size_t d = 0; d < c->n; d++)
 		for (size_t i = 0; i < c->docs[d]->nfigs; i++) {
 			const struct rfig *f = &c->docs[d]->figs[i];
 
-			row_for(c, f)->f[d] = f;
+			row_for(c, &map, &cap, f)->f[d] = f;
 		}
+	strmap_free(&map);
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct cmp_row *r = &c->rows[i];
 		const struct rfig *b = r->f[0];
@@ -162,6 +180,9 @@ static bool same_str(const char *a, const char *b)
 
 static void cmp_settings(struct cmp *c)
 {
+	struct strmap seen = { 0 };
+	size_t cap = 0;
+
 	/* Every key of every document, in order of first appearance. */
 	for (size_t d = 0; d < c->n; d++)
 		for (size_t i = 0; i < c->docs[d]->nsets; i++) {
@@ -169,10 +190,8 @@ static void cmp_settings(struct cmp *c)
 			struct cmp_setdiff *x = NULL;
 			bool differ = false;
 
-			for (size_t j = 0; j < c->ndiffs; j++)
-				if (!strcmp(c->diffs[j].key, s->key))
-					x = &c->diffs[j];
-			if (x)
+			/* A key is judged once, where it first appears. */
+			if (!strmap_put(&seen, s->key, 0))
 				continue;
 			for (size_t e = 1; e < c->n; e++) {
 				const struct rset *a =
@@ -186,8 +205,8 @@ static void cmp_settings(struct cmp *c)
 			}
 			if (!differ)
 				continue;
-			c->diffs = xrealloc(
-				c->diffs, (c->ndiffs + 1) * sizeof(*c->diffs));
+			grow((void **)&c->diffs, &cap, c->ndiffs,
+			     sizeof(*c->diffs));
 			x = &c->diffs[c->ndiffs++];
 			memset(x, 0, sizeof(*x));
 			x->key = s->key;
@@ -200,33 +219,46 @@ static void cmp_settings(struct cmp *c)
 				x->value[e] = v ? v->value : NULL;
 			}
 		}
+	strmap_free(&seen);
 }
 
-static bool same_finding(const struct rfinding *a, const struct rfinding *b)
+/* One string per (id, subject): the id's length keeps it unambiguous. */
+static char *finding_key(const struct rfinding *f)
 {
-	return !strcmp(a->id, b->id) && same_str(a->subject, b->subject);
+	return xasprintf("%zu:%s%c%s", strlen(f->id), f->id,
+			 f->subject ? '+' : '-', f->subject ? f->subject : "");
 }
 
 static void cmp_findings(struct cmp *c)
 {
+	struct strmap map = { 0 };
+	struct strv keys = { 0 };
+	size_t cap = 0, j;
+
 	for (size_t d = 0; d < c->n; d++)
 		for (size_t i = 0; i < c->docs[d]->nfinds; i++) {
 			const struct rfinding *f = &c->docs[d]->finds[i];
-			struct cmp_find *x = NULL;
+			struct cmp_find *x;
+			char *key = finding_key(f);
 
-			for (size_t j = 0; j < c->nfinds && !x; j++)
-				if (same_finding(c->finds[j].f, f))
-					x = &c->finds[j];
-			if (!x) {
-				c->finds = xrealloc(c->finds,
-						    (c->nfinds + 1) *
-							    sizeof(*c->finds));
+			if (strmap_get(&map, key, &j)) {
+				x = &c->finds[j];
+				free(key);
+			} else {
+				grow((void **)&c->finds, &cap, c->nfinds,
+				     sizeof(*c->finds));
+				grow((void **)&keys.v, &keys.cap, keys.n,
+				     sizeof(char *));
+				keys.v[keys.n++] = key;
+				strmap_put(&map, key, c->nfinds);
 				x = &c->finds[c->nfinds++];
 				memset(x, 0, sizeof(*x));
 				x->f = f;
 			}
 			x->present[d] = true;
 		}
+	strmap_free(&map);
+	strv_free(&keys);
 }
 
 static void cmp_warn_settings(struct cmp *c)

@@ -2,10 +2,13 @@
 /* CSV fields and lines; see csv.h. */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
 #include "../util/err.h"
+#include "../util/term.h"
+#include "../util/xmem.h"
 
 void csv_init(struct csv *c, FILE *f)
 {
@@ -22,12 +25,26 @@ static void csv_sep(struct csv *c)
 
 void csv_str(struct csv *c, const char *s)
 {
+	char *safe = NULL;
+
 	csv_sep(c);
 	if (!s)
 		return;
+	/* CSV has no escape for control characters, and it is often read on
+	   a terminal: names from files lose them (\xNN), like the text. */
+	if (term_unsafe(s, TERM_KEEP_NL | TERM_KEEP_TAB)) {
+		size_t n = term_sanitize(NULL, 0, s,
+					 TERM_KEEP_NL | TERM_KEEP_TAB) +
+			   1;
+
+		safe = xmalloc(n);
+		term_sanitize(safe, n, s, TERM_KEEP_NL | TERM_KEEP_TAB);
+		s = safe;
+	}
 	if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' &&
 	    (!*s || s[strlen(s) - 1] != ' ')) {
 		fputs(s, c->f);
+		free(safe);
 		return;
 	}
 	fputc('"', c->f);
@@ -37,6 +54,7 @@ void csv_str(struct csv *c, const char *s)
 		fputc(*s, c->f);
 	}
 	fputc('"', c->f);
+	free(safe);
 }
 
 void csv_num(struct csv *c, double v)

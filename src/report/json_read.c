@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -12,7 +13,14 @@
 #include "json_read.h"
 #include "json_util.h"
 #include "../util/err.h"
+#include "../util/infile.h"
 #include "../util/xmem.h"
+
+/*
+ * A result of 4,000 jobs with percentiles and a time series is about
+ * 12 MiB; jansson needs several times the text in memory.
+ */
+#define JR_MAX_BYTES (64u << 20)
 
 struct jr_doc {
 	json_t *root;
@@ -92,21 +100,13 @@ struct jr_doc *jr_load(const char *path, struct err *err)
 {
 	json_error_t je;
 	json_t *root;
-	FILE *f;
+	size_t len;
+	char *text = infile_read(path, "input", JR_MAX_BYTES, &len, err);
 
-	if (!strcmp(path, "-")) {
-		f = stdin;
-	} else {
-		f = fopen(path, "re");
-		if (!f) {
-			err_set(err, EXIT_ENV, errno, "cannot read %s: %s",
-				path, strerror(errno));
-			return NULL;
-		}
-	}
-	root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-	if (f != stdin)
-		fclose(f);
+	if (!text)
+		return NULL;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	free(text);
 	if (!root) {
 		jr_parse_error(&je, strcmp(path, "-") ? path : "standard input",
 			       err);

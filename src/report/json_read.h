@@ -21,8 +21,10 @@ struct jr_node; /* a value inside a document; valid while the doc lives */
 
 /*
  * Read and parse @path ("-" is standard input) and check the envelope.
- * Fails with EXIT_ENV for an unreadable file or a newer schema_version,
- * EXIT_USAGE for a file that is not an iolab JSON document.
+ * Fails with EXIT_ENV for an unreadable file, a directory, a file that is
+ * not regular, empty, holds a NUL byte or is over 64 MiB, or a newer
+ * schema_version; EXIT_USAGE for a file that is not an iolab JSON
+ * document.
  */
 struct jr_doc *jr_load(const char *path, struct err *err);
 /* The same from a string (for tests); @name is used in messages. */

@@ -151,6 +151,10 @@ void rdoc_free(struct rdoc *d)
 		free(c);
 	}
 	free(d->charts);
+	strmap_free(&d->figmap);
+	strmap_free(&d->setmap);
+	strmap_free(&d->linemap);
+	strmap_free(&d->heatmap);
 	free(d->figs);
 	free(d->sets);
 	free(d->finds);
@@ -166,10 +170,9 @@ void rdoc_free(struct rdoc *d)
 
 const struct rfig *rdoc_find_fig(const struct rdoc *d, const char *key)
 {
-	for (size_t i = 0; i < d->nfigs; i++)
-		if (!strcmp(d->figs[i].key, key))
-			return &d->figs[i];
-	return NULL;
+	size_t i;
+
+	return strmap_get(&d->figmap, key, &i) ? &d->figs[i] : NULL;
 }
 
 static struct rfig *fig_push(struct rdoc *d, const char *key, const char *group,
@@ -184,6 +187,7 @@ static struct rfig *fig_push(struct rdoc *d, const char *key, const char *group,
 	f = &d->figs[d->nfigs++];
 	memset(f, 0, sizeof(*f));
 	f->key = xstrdup(key);
+	strmap_put(&d->figmap, f->key, d->nfigs - 1);
 	f->group = xstrdup(group ? group : "");
 	f->name = xstrdup(name);
 	f->unit = unit;
@@ -220,10 +224,9 @@ void rdoc_fig_status(struct rdoc *d, const char *key, const char *group,
 
 const struct rset *rdoc_find_set(const struct rdoc *d, const char *key)
 {
-	for (size_t i = 0; i < d->nsets; i++)
-		if (!strcmp(d->sets[i].key, key))
-			return &d->sets[i];
-	return NULL;
+	size_t i;
+
+	return strmap_get(&d->setmap, key, &i) ? &d->sets[i] : NULL;
 }
 
 void rdoc_set(struct rdoc *d, enum rset_kind kind, const char *key,
@@ -236,6 +239,7 @@ void rdoc_set(struct rdoc *d, enum rset_kind kind, const char *key,
 	grow((void **)&d->sets, &d->capsets, d->nsets, sizeof(*d->sets));
 	s = &d->sets[d->nsets++];
 	s->key = xstrdup(key);
+	strmap_put(&d->setmap, s->key, d->nsets - 1);
 	s->label = xstrdup(label);
 	s->value = xstrdup(value);
 	s->kind = kind;
@@ -313,7 +317,7 @@ static struct rchart *chart_push(struct rdoc *d, enum rchart_kind kind,
 
 	c->kind = kind;
 	c->section = xstrdup(section ? section : "");
-	d->charts = xrealloc(d->charts, (d->ncharts + 1) * sizeof(c));
+	grow((void **)&d->charts, &d->capcharts, d->ncharts, sizeof(c));
 	d->charts[d->ncharts++] = c;
 	return c;
 }
@@ -353,6 +357,7 @@ struct rheat *rdoc_heat(struct rdoc *d, const char *section, const char *title,
 	struct rheat *h = &c->heat;
 
 	h->title = xstrdup(title);
+	strmap_put(&d->heatmap, h->title, d->ncharts - 1);
 	h->unit = unit;
 	h->corner = xstrdup(corner ? corner : "");
 	h->nrows = nrows;
@@ -368,6 +373,20 @@ struct rheat *rdoc_heat(struct rdoc *d, const char *section, const char *title,
 	for (size_t i = 0; i < nrows * ncols; i++)
 		h->cells[i].v = NAN;
 	return h;
+}
+
+const struct rline *rdoc_find_line(const struct rdoc *d, const char *title)
+{
+	size_t i;
+
+	return strmap_get(&d->linemap, title, &i) ? &d->charts[i]->line : NULL;
+}
+
+const struct rheat *rdoc_find_heat(const struct rdoc *d, const char *title)
+{
+	size_t i;
+
+	return strmap_get(&d->heatmap, title, &i) ? &d->charts[i]->heat : NULL;
 }
 
 struct rcell *rheat_cell(struct rheat *h, size_t row, size_t col)
@@ -409,6 +428,7 @@ struct rline *rdoc_line(struct rdoc *d, const char *section, const char *title,
 	struct rline *l = &c->line;
 
 	l->title = xstrdup(title);
+	strmap_put(&d->linemap, l->title, d->ncharts - 1);
 	l->xlabel = xstrdup(xlabel);
 	l->ylabel = xstrdup(ylabel);
 	l->xunit = xunit;

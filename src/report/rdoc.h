@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "../util/strmap.h"
 #include "../util/warn.h"
 
 struct err;
@@ -185,7 +186,9 @@ struct rdoc {
 	size_t nfinds, capfinds;
 	struct warnings warns;
 	struct rchart **charts;
-	size_t ncharts;
+	size_t ncharts, capcharts;
+	struct strmap figmap, setmap; /* key -> index in figs, sets */
+	struct strmap linemap, heatmap; /* title -> index in charts */
 };
 
 struct rdoc *rdoc_new(const char *command);
@@ -252,6 +255,10 @@ struct rtable *rdoc_table(struct rdoc *d, const char *section,
 			  const char *const *head);
 /* Append a row of ncols strings (NULL allowed). */
 void rtable_row(struct rtable *t, const char *const *cells);
+
+/* The first line chart or heat map titled @title, or NULL. */
+const struct rline *rdoc_find_line(const struct rdoc *d, const char *title);
+const struct rheat *rdoc_find_heat(const struct rdoc *d, const char *title);
 
 /* Value formatting shared by every renderer. */
 const char *runit_label(enum runit u); /* "IOPS", "MB/s", "" for RU_NS */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "term.h"
 
 bool err_set(struct err *err, int exit_code, int errnum, const char *fmt, ...)
 {
@@ -34,7 +35,8 @@ void err_prefix(struct err *err, const char *fmt, ...)
 
 int err_report(const struct err *err)
 {
+	/* Messages quote names and values from files and processes. */
 	fprintf(stderr, "iolab: %s\n",
-		err->msg[0] ? err->msg : "unknown error");
+		err->msg[0] ? term_safe(err->msg) : "unknown error");
 	return err->exit_code ? err->exit_code : EXIT_ENV;
 }

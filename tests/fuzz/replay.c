@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Runs the fuzz target over every file of the given directories (the kept
- * corpus), so the normal gcc build and the sanitizer build replay it
- * without libFuzzer. Exit 0 if every input went through.
+ * Runs the fuzz targets over every file of the given directories (the
+ * kept corpora), so the normal gcc build and the sanitizer build replay
+ * them without libFuzzer. The target is chosen by the directory's name
+ * (corpus/libvirt -> fuzz_libvirt.c, built with its entry point renamed
+ * to fuzz_libvirt_one). Exit 0 if every input of every directory went
+ * through.
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -10,9 +13,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+typedef int (*fuzz_fn)(const uint8_t *data, size_t size);
 
-static int replay_file(const char *path)
+int fuzz_qemu_args_one(const uint8_t *data, size_t size);
+int fuzz_libvirt_one(const uint8_t *data, size_t size);
+int fuzz_proxmox_one(const uint8_t *data, size_t size);
+int fuzz_storage_cfg_one(const uint8_t *data, size_t size);
+int fuzz_json_read_one(const uint8_t *data, size_t size);
+
+static const struct {
+	const char *name;
+	fuzz_fn fn;
+} targets[] = {
+	{ "qemu_args", fuzz_qemu_args_one },
+	{ "libvirt", fuzz_libvirt_one },
+	{ "proxmox", fuzz_proxmox_one },
+	{ "storage_cfg", fuzz_storage_cfg_one },
+	{ "json_read", fuzz_json_read_one },
+};
+
+static fuzz_fn target_of(const char *dir)
+{
+	const char *base = strrchr(dir, '/');
+	size_t n;
+
+	base = base ? base + 1 : dir;
+	n = strcspn(base, "/");
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+		if (strlen(targets[i].name) == n &&
+		    !strncmp(base, targets[i].name, n))
+			return targets[i].fn;
+	return NULL;
+}
+
+static int replay_file(fuzz_fn fn, const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	uint8_t *buf;
@@ -32,7 +66,7 @@ static int replay_file(const char *path)
 		return -1;
 	}
 	fclose(f);
-	LLVMFuzzerTestOneInput(buf, (size_t)n);
+	fn(buf, (size_t)n);
 	free(buf);
 	return 0;
 }
@@ -42,9 +76,17 @@ int main(int argc, char **argv)
 	size_t count = 0;
 
 	for (int i = 1; i < argc; i++) {
-		DIR *d = opendir(argv[i]);
+		fuzz_fn fn = target_of(argv[i]);
+		size_t before = count;
+		DIR *d;
 		struct dirent *e;
 
+		if (!fn) {
+			fprintf(stderr, "replay: no fuzz target for %s\n",
+				argv[i]);
+			return 1;
+		}
+		d = opendir(argv[i]);
 		if (!d) {
 			fprintf(stderr, "replay: cannot open %s\n", argv[i]);
 			return 1;
@@ -56,7 +98,7 @@ int main(int argc, char **argv)
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", argv[i],
 				 e->d_name);
-			if (replay_file(path)) {
+			if (replay_file(fn, path)) {
 				fprintf(stderr, "replay: cannot read %s\n",
 					path);
 				closedir(d);
@@ -65,7 +107,9 @@ int main(int argc, char **argv)
 			count++;
 		}
 		closedir(d);
+		printf("replayed %zu inputs of %s\n", count - before, argv[i]);
+		if (count == before)
+			return 1;
 	}
-	printf("replayed %zu inputs\n", count);
 	return count ? 0 : 1;
 }

@@ -17,6 +17,7 @@
 #include "advise_report.h"
 #include "../../util/err.h"
 #include "../../util/xmem.h"
+#include "../../util/infile.h"
 
 /* A --qemu-args-file larger than this is not a command line. */
 #define ARGS_FILE_MAX (16u << 20)
@@ -118,43 +119,16 @@ static const struct opt_cmd advise_cmd = {
 		"Severity: error = QEMU or libvirt refuses to start, or flushes are dropped;\n"
 		"warning = slow or risky with a clear fix; info = worth knowing.\n"
 		"Exit: 0 no error-level finding, 4 error-level findings, 1 usage or a\n"
-		"malformed configuration (named with file:line), 2 unreadable input or\n"
-		"--libvirt in a build without libxml2.\n",
+		"malformed configuration (named with file:line), 2 an input that cannot\n"
+		"be read or is refused (a directory, not a regular file, empty, NUL bytes,\n"
+		"over the size limit, an XML <!DOCTYPE> or entity) or --libvirt in a\n"
+		"build without libxml2.\n",
 	.max_positional = 0,
 };
 
 static char *slurp(const char *path, struct err *err)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
-	char *buf;
-	size_t n;
-
-	if (!f) {
-		err_set(err, EXIT_ENV, errno,
-			"cannot read --qemu-args-file %s: %s", path,
-			strerror(errno));
-		return NULL;
-	}
-	buf = xmalloc(ARGS_FILE_MAX + 1);
-	n = fread(buf, 1, ARGS_FILE_MAX + 1, f);
-	if (f != stdin)
-		fclose(f);
-	if (n > ARGS_FILE_MAX) {
-		free(buf);
-		err_set(err, EXIT_USAGE, 0,
-			"--qemu-args-file %s: larger than 16 MiB, not a command line",
-			path);
-		return NULL;
-	}
-	buf[n] = '\0';
-	if (memchr(buf, '\0', n)) {
-		free(buf);
-		err_set(err, EXIT_USAGE, 0,
-			"--qemu-args-file %s: binary data, not a command line (for /proc/PID/cmdline use --running)",
-			path);
-		return NULL;
-	}
-	return buf;
+	return infile_read(path, "--qemu-args-file", ARGS_FILE_MAX, NULL, err);
 }
 
 static bool read_source(struct adv_report *r, const struct advise_opts *o,

@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +24,12 @@
 
 #include "advise_storage.h"
 #include "../../util/xmem.h"
+#include "../../util/infile.h"
 
-/* Domain XML is small; a bigger file is not one. */
-#define LIBVIRT_MAX_BYTES (16u << 20)
+/* Domain XML is a few KiB; a bigger file is not one (iolab-advise(1)). */
+#define LIBVIRT_MAX_BYTES (4u << 20)
+/* libvirt itself refuses far fewer disks than this. */
+#define LIBVIRT_MAX_DEVICES 4096
 
 bool adv_libvirt_available(void)
 {
@@ -545,44 +549,103 @@ static void on_error(void *ctx, xmlErrorPtr e)
 		fe->msg[--n] = '\0';
 }
 
-bool adv_libvirt_read(struct adv_report *r, const char *path,
-		      const struct adv_ctx *ctx, struct err *err)
+/*
+ * Entities are refused, not expanded or capped: libvirt never writes a
+ * DOCTYPE, and one entity referenced many times grows without bound in
+ * xmlNodeGetContent(). The parser is stopped at the first DOCTYPE (any
+ * encoding), so neither the internal subset nor an entity is ever read.
+ */
+struct lv_parse {
+	struct first_error fe;
+	bool dtd;
+};
+
+static void refuse_dtd(void *ctx, const xmlChar *name, const xmlChar *ext,
+		       const xmlChar *sys)
+{
+	xmlParserCtxtPtr p = ctx;
+	struct lv_parse *lp = p->_private;
+
+	(void)name;
+	(void)ext;
+	(void)sys;
+	lp->dtd = true;
+	xmlStopParser(p);
+}
+
+/* A document that the parser accepted but still holds an entity. */
+static bool has_entity(const xmlNode *n, size_t *nodes)
+{
+	for (; n; n = n->next) {
+		if (n->type == XML_ENTITY_REF_NODE ||
+		    n->type == XML_ENTITY_DECL || n->type == XML_DTD_NODE)
+			return true;
+		(*nodes)++;
+		if (n->type == XML_ELEMENT_NODE) {
+			for (const xmlAttr *a = n->properties; a; a = a->next)
+				if (has_entity(a->children, nodes))
+					return true;
+		}
+		if (has_entity(n->children, nodes))
+			return true;
+	}
+	return false;
+}
+
+static size_t count_children(const xmlNode *n, const char *name)
+{
+	size_t k = 0;
+
+	for (const xmlNode *c = n ? n->children : NULL; c; c = c->next)
+		k += is(c, name);
+	return k;
+}
+
+bool adv_libvirt_read_mem(struct adv_report *r, const char *path,
+			  const char *buf, size_t len,
+			  const struct adv_ctx *ctx, struct err *err)
 {
 	struct lv l = { .path = path, .ctx = ctx };
-	struct first_error fe = { 0 };
-	char *buf, *origin;
-	size_t len = 0;
+	struct lv_parse lp = { 0 };
+	xmlParserCtxtPtr pctx;
+	size_t nodes = 0;
 	xmlNode *root;
-	FILE *f;
+	char *origin;
 	bool ok;
 
-	f = fopen(path, "re");
-	if (!f)
-		return err_set(err, EXIT_ENV, errno,
-			       "cannot read --libvirt %s: %s", path,
-			       strerror(errno));
-	buf = xmalloc(LIBVIRT_MAX_BYTES + 1);
-	len = fread(buf, 1, LIBVIRT_MAX_BYTES + 1, f);
-	fclose(f);
-	if (len > LIBVIRT_MAX_BYTES) {
-		free(buf);
+	if (len > LIBVIRT_MAX_BYTES || len > INT_MAX)
 		return err_set(
-			err, EXIT_USAGE, 0,
-			"%s: larger than 16 MiB, not a libvirt domain XML",
+			err, EXIT_ENV, EFBIG,
+			"--libvirt %s is larger than %u MiB, the limit for this input; give the domain XML itself",
+			path, LIBVIRT_MAX_BYTES >> 20);
+	pctx = xmlNewParserCtxt();
+	if (!pctx)
+		return err_set(err, EXIT_ENV, ENOMEM,
+			       "%s: cannot start the XML parser", path);
+	pctx->_private = &lp;
+	pctx->sax->internalSubset = refuse_dtd;
+	xmlSetStructuredErrorFunc(&lp.fe, on_error);
+	/* No NOENT, no DTDLOAD/DTDATTR: nothing is substituted or fetched. */
+	l.doc = xmlCtxtReadMemory(pctx, buf, (int)len, path, NULL,
+				  XML_PARSE_NONET | XML_PARSE_NOERROR |
+					  XML_PARSE_NOWARNING);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	xmlFreeParserCtxt(pctx);
+	root = l.doc ? xmlDocGetRootElement(l.doc) : NULL;
+	if (lp.dtd || (l.doc && (l.doc->intSubset || l.doc->extSubset)) ||
+	    (root && has_entity(root, &nodes))) {
+		xmlFreeDoc(l.doc);
+		return err_set(
+			err, EXIT_ENV, 0,
+			"%s: a <!DOCTYPE> or entity: iolab does not expand XML entities and libvirt never writes them; export the domain with 'virsh dumpxml'",
 			path);
 	}
-	xmlSetStructuredErrorFunc(&fe, on_error);
-	l.doc = xmlReadMemory(buf, (int)len, path, NULL,
-			      XML_PARSE_NONET | XML_PARSE_NOERROR |
-				      XML_PARSE_NOWARNING);
-	xmlSetStructuredErrorFunc(NULL, NULL);
-	free(buf);
 	if (!l.doc)
 		return err_set(
 			err, EXIT_USAGE, 0,
 			"%s:%d: not well-formed XML: %s; fix the file or export it again with 'virsh dumpxml'",
-			path, fe.line, fe.msg[0] ? fe.msg : "cannot parse");
-	root = xmlDocGetRootElement(l.doc);
+			path, lp.fe.line,
+			lp.fe.msg[0] ? lp.fe.msg : "cannot parse");
 	if (!is(root, "domain")) {
 		ok = err_set(
 			err, EXIT_USAGE, 0,
@@ -590,6 +653,18 @@ bool adv_libvirt_read(struct adv_report *r, const char *path,
 			path, root ? (const char *)root->name : "none");
 		xmlFreeDoc(l.doc);
 		return ok;
+	}
+	if (count_children(child(root, "devices"), "disk") +
+			    count_children(child(root, "devices"),
+					   "controller") >
+		    LIBVIRT_MAX_DEVICES ||
+	    count_children(child(root, "iothreadids"), "iothread") >
+		    LIBVIRT_MAX_DEVICES) {
+		xmlFreeDoc(l.doc);
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"%s: more than %d disks, controllers or iothreads; not a domain libvirt would start",
+			path, LIBVIRT_MAX_DEVICES);
 	}
 	origin = xasprintf("libvirt:%s", path);
 	l.vm = adv_vm_new(ADV_SRC_LIBVIRT, origin);
@@ -607,6 +682,21 @@ bool adv_libvirt_read(struct adv_report *r, const char *path,
 	return true;
 }
 
+bool adv_libvirt_read(struct adv_report *r, const char *path,
+		      const struct adv_ctx *ctx, struct err *err)
+{
+	size_t len = 0;
+	char *buf =
+		infile_read(path, "--libvirt", LIBVIRT_MAX_BYTES, &len, err);
+	bool ok;
+
+	if (!buf)
+		return false;
+	ok = adv_libvirt_read_mem(r, path, buf, len, ctx, err);
+	free(buf);
+	return ok;
+}
+
 #else /* !HAVE_LIBXML2 */
 
 bool adv_libvirt_available(void)
@@ -622,6 +712,15 @@ bool adv_libvirt_read(struct adv_report *r, const char *path,
 	(void)ctx;
 	return err_set(err, EXIT_ENV, 0,
 		       "this build has no libxml2; --libvirt is unavailable");
+}
+
+bool adv_libvirt_read_mem(struct adv_report *r, const char *path,
+			  const char *buf, size_t len,
+			  const struct adv_ctx *ctx, struct err *err)
+{
+	(void)buf;
+	(void)len;
+	return adv_libvirt_read(r, path, ctx, err);
 }
 
 #endif

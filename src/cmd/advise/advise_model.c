@@ -214,7 +214,8 @@ static int machine_version(const char *type)
 	int a, b;
 
 	if ((p = strstr(type, "rhel"))) {
-		if (sscanf(p + 4, "%d.%d", &a, &b) != 2)
+		/* Widths bound the numbers: no overflow from a crafted name. */
+		if (sscanf(p + 4, "%4d.%3d", &a, &b) != 2)
 			return -1;
 		/* RHEL 8.4 is the first RHEL machine on QEMU 5.2. */
 		if (a <= 7 || (a == 8 && b <= 3))
@@ -225,7 +226,7 @@ static int machine_version(const char *type)
 		return a;
 	for (p = type; *p; p++)
 		if (*p >= '0' && *p <= '9' && (p == type || p[-1] == '-') &&
-		    sscanf(p, "%d.%d", &a, &b) == 2)
+		    sscanf(p, "%4d.%3d", &a, &b) == 2)
 			return a * 100 + b;
 	return 0;
 }

@@ -11,8 +11,17 @@
 #include "advise_storage.h"
 #include "../../util/err.h"
 #include "../../util/xmem.h"
+#include "../../util/infile.h"
 
+/*
+ * pmxcfs keeps a file under 1 MiB; a bigger config or storage.cfg is not
+ * one, and reading it is refused (iolab-advise(1) states the limit).
+ */
 #define PVE_MAX_BYTES (4u << 20)
+/* Proxmox has at most 31 SCSI, 16 VirtIO, 6 SATA and 4 IDE drives. */
+#define PVE_MAX_DRIVES 1024
+/* A cluster with thousands of storages is not one iolab has to read. */
+#define PVE_MAX_STORAGES 4096
 
 struct pve_storage {
 	char *id, *type, *path, *vg, *pool;
@@ -30,24 +39,6 @@ struct pve {
 	int *lines; /* line number per conf entry */
 };
 
-static char *slurp(const char *path, size_t max, int *errnum)
-{
-	FILE *f = fopen(path, "re");
-	char *buf;
-	size_t n;
-
-	if (!f) {
-		*errnum = errno;
-		return NULL;
-	}
-	buf = xmalloc(max + 1);
-	n = fread(buf, 1, max, f);
-	fclose(f);
-	buf[n] = '\0';
-	*errnum = 0;
-	return buf;
-}
-
 static char *trim(char *s)
 {
 	char *e;
@@ -60,15 +51,19 @@ static char *trim(char *s)
 	return s;
 }
 
-/* storage.cfg: "type: id" headers, then indented "key value" lines. */
-static void read_storage_cfg(struct pve *p, const char *path)
+static void replace(char **slot, const char *val)
 {
-	int errnum;
-	char *buf = slurp(path, PVE_MAX_BYTES, &errnum), *save = NULL, *line;
+	free(*slot);
+	*slot = xstrdup(val);
+}
+
+/* storage.cfg: "type: id" headers, then indented "key value" lines. */
+static bool parse_storage_cfg(struct pve *p, const char *path, const char *text,
+			      struct err *err)
+{
+	char *buf = xstrdup(text), *save = NULL, *line;
 	struct pve_storage *cur = NULL;
 
-	if (!buf)
-		return;
 	p->storage_cfg = xstrdup(path);
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -78,6 +73,13 @@ static void read_storage_cfg(struct pve *p, const char *path)
 		if (!*t || *t == '#')
 			continue;
 		if (!indented && (sp = strchr(t, ':'))) {
+			if (p->nst == PVE_MAX_STORAGES) {
+				free(buf);
+				return err_set(
+					err, EXIT_USAGE, 0,
+					"%s: more than %d storages; not a Proxmox storage.cfg",
+					path, PVE_MAX_STORAGES);
+			}
 			*sp = '\0';
 			p->st = xrealloc(p->st, (p->nst + 1) * sizeof(*p->st));
 			cur = &p->st[p->nst++];
@@ -92,12 +94,13 @@ static void read_storage_cfg(struct pve *p, const char *path)
 		if (*sp)
 			*sp++ = '\0';
 		sp = trim(sp);
+		/* A repeated key: the last one counts, as in Proxmox. */
 		if (!strcmp(t, "path"))
-			cur->path = xstrdup(sp);
+			replace(&cur->path, sp);
 		else if (!strcmp(t, "vgname"))
-			cur->vg = xstrdup(sp);
+			replace(&cur->vg, sp);
 		else if (!strcmp(t, "pool"))
-			cur->pool = xstrdup(sp);
+			replace(&cur->pool, sp);
 		else if (!strcmp(t, "krbd"))
 			cur->krbd = !strcmp(sp, "1");
 		else if (!strcmp(t, "sparse"))
@@ -106,18 +109,30 @@ static void read_storage_cfg(struct pve *p, const char *path)
 			cur->nocow = !strcmp(sp, "1");
 	}
 	free(buf);
+	return true;
+}
+
+static bool read_storage_cfg(struct pve *p, const char *path, struct err *err)
+{
+	char *buf = infile_read(path, "--proxmox-storage", PVE_MAX_BYTES, NULL,
+				err);
+	bool ok;
+
+	if (!buf)
+		return false;
+	ok = parse_storage_cfg(p, path, buf, err);
+	free(buf);
+	return ok;
 }
 
 /* storage.cfg beside the config: .../pve/storage.cfg for
    .../pve/qemu-server/ID.conf and .../pve/nodes/N/qemu-server/ID.conf. */
-static void find_storage_cfg(struct pve *p, const char *given)
+static bool find_storage_cfg(struct pve *p, const char *given, struct err *err)
 {
 	char dir[4096], try[4200];
 
-	if (given) {
-		read_storage_cfg(p, given);
-		return;
-	}
+	if (given)
+		return read_storage_cfg(p, given, err);
 	snprintf(dir, sizeof(dir), "%s", p->path);
 	for (int up = 0; up < 4; up++) {
 		char *slash = strrchr(dir, '/');
@@ -126,14 +141,13 @@ static void find_storage_cfg(struct pve *p, const char *given)
 			break;
 		*slash = '\0';
 		snprintf(try, sizeof(try), "%s/storage.cfg", *dir ? dir : "");
-		if (up && !access(try, R_OK)) {
-			read_storage_cfg(p, try);
-			return;
-		}
+		if (up && !access(try, R_OK))
+			return read_storage_cfg(p, try, err);
 	}
 	if (!strncmp(p->path, "/etc/pve/", 9) &&
 	    !access("/etc/pve/storage.cfg", R_OK))
-		read_storage_cfg(p, "/etc/pve/storage.cfg");
+		return read_storage_cfg(p, "/etc/pve/storage.cfg", err);
+	return true;
 }
 
 static const struct pve_storage *storage(const struct pve *p, const char *id)
@@ -407,10 +421,12 @@ static bool read_drive(struct pve *p, size_t ci, struct err *err)
 				continue;
 			}
 			if (!eq) {
+				/* The message copies @tok: free after. */
+				err_set(err, EXIT_USAGE, 0,
+					"%s: %s: '%s' is not key=value", where,
+					key, tok);
 				free(copy);
-				return err_set(err, EXIT_USAGE, 0,
-					       "%s: %s: '%s' is not key=value",
-					       where, key, tok);
+				return false;
 			}
 			*eq = '\0';
 			if (!in(tok, base_opts) && !in(tok, ide_opts) &&
@@ -585,6 +601,20 @@ static bool is_drive_key(const char *key)
 	return false;
 }
 
+static bool check_drives(const struct pve *p, struct err *err)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->conf.n; i++)
+		n += is_drive_key(p->conf.v[i].key);
+	if (n > PVE_MAX_DRIVES)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"%s: %zu drives, more than the %d iolab reads (Proxmox allows 57); not a Proxmox VM config",
+			p->path, n, PVE_MAX_DRIVES);
+	return true;
+}
+
 static void read_vm_settings(struct pve *p)
 {
 	struct adv_vm *vm = p->vm;
@@ -659,20 +689,67 @@ static bool read_conf(struct pve *p, char *buf, struct err *err)
 	return true;
 }
 
+/* The config in @buf (modified); storage.cfg read by @storage. */
+static bool pve_parse(struct adv_report *r, struct pve *p, char *buf,
+		      bool (*read_st)(struct pve *p, const void *arg,
+				      struct err *err),
+		      const void *arg, struct err *err)
+{
+	const char *path = p->path;
+	char *origin, *base;
+	bool ok;
+
+	ok = read_conf(p, buf, err);
+	if (ok && !p->conf.n)
+		ok = err_set(
+			err, EXIT_USAGE, 0,
+			"%s: no 'key: value' line: not a Proxmox VM config; give /etc/pve/qemu-server/VMID.conf",
+			path);
+	if (ok) {
+		origin = xasprintf("proxmox:%s", path);
+		p->vm = adv_vm_new(ADV_SRC_PROXMOX, origin);
+		free(origin);
+		ok = read_st(p, arg, err) && check_drives(p, err);
+		if (ok)
+			read_vm_settings(p);
+		for (size_t i = 0; ok && i < p->conf.n; i++)
+			if (is_drive_key(p->conf.v[i].key))
+				ok = read_drive(p, i, err);
+	}
+	if (ok && !p->vm->name) {
+		base = strrchr(path, '/');
+		p->vm->name = xasprintf(
+			"VM %.*s", (int)strcspn(base ? base + 1 : path, "."),
+			base ? base + 1 : path);
+	}
+	kvl_free(&p->conf);
+	free(p->lines);
+	storage_free(p);
+	if (!ok) {
+		adv_vm_free(p->vm);
+		return false;
+	}
+	adv_report_add_vm(r, p->vm);
+	return true;
+}
+
+static bool storage_file(struct pve *p, const void *arg, struct err *err)
+{
+	return find_storage_cfg(p, arg, err);
+}
+
 bool adv_proxmox_read(struct adv_report *r, const char *path,
 		      const char *storage_cfg, const struct adv_ctx *ctx,
 		      struct err *err)
 {
 	struct pve p = { .path = path, .ctx = ctx };
-	char *buf, *origin, *base;
+	char *buf;
 	int errnum;
 	bool ok;
 
-	buf = slurp(path, PVE_MAX_BYTES, &errnum);
+	buf = infile_read(path, "--proxmox", PVE_MAX_BYTES, NULL, err);
 	if (!buf)
-		return err_set(err, EXIT_ENV, errnum,
-			       "cannot read --proxmox %s: %s", path,
-			       strerror(errnum));
+		return false;
 	if (storage_cfg && access(storage_cfg, R_OK)) {
 		errnum = errno;
 		free(buf);
@@ -680,31 +757,24 @@ bool adv_proxmox_read(struct adv_report *r, const char *path,
 			       "cannot read --proxmox-storage %s: %s",
 			       storage_cfg, strerror(errnum));
 	}
-	ok = read_conf(&p, buf, err);
+	ok = pve_parse(r, &p, buf, storage_file, storage_cfg, err);
 	free(buf);
-	if (ok) {
-		origin = xasprintf("proxmox:%s", path);
-		p.vm = adv_vm_new(ADV_SRC_PROXMOX, origin);
-		free(origin);
-		find_storage_cfg(&p, storage_cfg);
-		read_vm_settings(&p);
-		for (size_t i = 0; ok && i < p.conf.n; i++)
-			if (is_drive_key(p.conf.v[i].key))
-				ok = read_drive(&p, i, err);
-	}
-	if (ok && !p.vm->name) {
-		base = strrchr(path, '/');
-		p.vm->name = xasprintf(
-			"VM %.*s", (int)strcspn(base ? base + 1 : path, "."),
-			base ? base + 1 : path);
-	}
-	kvl_free(&p.conf);
-	free(p.lines);
-	storage_free(&p);
-	if (!ok) {
-		adv_vm_free(p.vm);
-		return false;
-	}
-	adv_report_add_vm(r, p.vm);
-	return true;
+	return ok;
+}
+
+static bool storage_text(struct pve *p, const void *arg, struct err *err)
+{
+	return !arg || parse_storage_cfg(p, "storage.cfg", arg, err);
+}
+
+bool adv_proxmox_read_text(struct adv_report *r, const char *path,
+			   const char *text, const char *storage,
+			   const struct adv_ctx *ctx, struct err *err)
+{
+	struct pve p = { .path = path, .ctx = ctx };
+	char *buf = xstrdup(text);
+	bool ok = pve_parse(r, &p, buf, storage_text, storage, err);
+
+	free(buf);
+	return ok;
 }

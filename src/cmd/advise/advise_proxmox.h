@@ -21,5 +21,12 @@ struct err;
 bool adv_proxmox_read(struct adv_report *r, const char *path,
 		      const char *storage_cfg, const struct adv_ctx *ctx,
 		      struct err *err);
+/*
+ * The same from memory (the fuzz target): @text is the config named
+ * @path, @storage the text of storage.cfg or NULL for none.
+ */
+bool adv_proxmox_read_text(struct adv_report *r, const char *path,
+			   const char *text, const char *storage,
+			   const struct adv_ctx *ctx, struct err *err);
 
 #endif

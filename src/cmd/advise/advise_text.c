@@ -5,6 +5,7 @@
 
 #include "advise_report.h"
 #include "../run/run_report.h"
+#include "../../util/term.h"
 
 #define WRAP 100
 
@@ -13,7 +14,7 @@
 static void wrapped(FILE *f, int indent, const char *label, const char *text)
 {
 	int col = fprintf(f, "%*s%s", indent, "", label);
-	const char *p = text;
+	const char *p = term_safe(text);
 
 	while (*p) {
 		size_t word = strcspn(p, " ");
@@ -37,7 +38,7 @@ static void wrapped(FILE *f, int indent, const char *label, const char *text)
 /* The fix keeps its lines as they are: they are meant to be copied. */
 static void fix_lines(FILE *f, int indent, const char *fix)
 {
-	const char *p = fix;
+	const char *p = term_safe_ml(fix);
 	bool first = true;
 
 	while (*p) {
@@ -57,14 +58,15 @@ enum { COL_ID, COL_BUS, COL_CACHE, COL_AIO, COL_IOT, COL_Q, COL_FMT, NCOL };
 /* One disk's table cells (all but the file, which ends the line). */
 static void disk_cells(const struct adv_disk *d, char cell[NCOL][64])
 {
-	snprintf(cell[COL_ID], 64, "%s", d->id ? d->id : "?");
+	/* Names and values come from the configuration: no escapes. */
+	snprintf(cell[COL_ID], 64, "%s", d->id ? term_safe(d->id) : "?");
 	snprintf(cell[COL_BUS], 64, "%s", adv_bus_name(d->bus));
 	snprintf(cell[COL_CACHE], 64, "%s%s",
 		 adv_cache_name(d->direct, d->no_flush, d->write_cache),
 		 d->cache_set ? "" : " (default)");
-	snprintf(cell[COL_AIO], 64, "%s", d->aio ? d->aio : "-");
+	snprintf(cell[COL_AIO], 64, "%s", d->aio ? term_safe(d->aio) : "-");
 	snprintf(cell[COL_IOT], 64, "%s",
-		 d->iothread	     ? d->iothread :
+		 d->iothread	     ? term_safe(d->iothread) :
 		 d->iothread_ignored ? "(ignored)" :
 				       "-");
 	if (d->queues)
@@ -72,7 +74,8 @@ static void disk_cells(const struct adv_disk *d, char cell[NCOL][64])
 			 d->queues_auto ? " auto" : "");
 	else
 		snprintf(cell[COL_Q], 64, "-");
-	snprintf(cell[COL_FMT], 64, "%s", d->format ? d->format : "probed");
+	snprintf(cell[COL_FMT], 64, "%s",
+		 d->format ? term_safe(d->format) : "probed");
 }
 
 static void print_disks(const struct adv_vm *vm, FILE *f)
@@ -102,7 +105,7 @@ static void print_disks(const struct adv_vm *vm, FILE *f)
 		fprintf(f, " ");
 		for (int c = 0; c < NCOL; c++)
 			fprintf(f, " %-*s", w[c], cell[c]);
-		fprintf(f, " %s", d->file ? d->file : "-");
+		fprintf(f, " %s", d->file ? term_safe(d->file) : "-");
 		if (d->cdrom || d->readonly || d->temporary)
 			fprintf(f, " [%s]",
 				d->cdrom    ? "cdrom" :
@@ -112,7 +115,7 @@ static void print_disks(const struct adv_vm *vm, FILE *f)
 		if (d->st.what[0] &&
 		    (d->st.thin ||
 		     (d->st.kind != ADV_ST_FILE && d->st.kind != ADV_ST_BLOCK)))
-			fprintf(f, " (%s)", d->st.what);
+			fprintf(f, " (%s)", term_safe(d->st.what));
 		fprintf(f, "\n");
 	}
 }
@@ -122,11 +125,13 @@ static void print_vm(const struct adv_report *r, size_t v, FILE *f)
 	const struct adv_vm *vm = r->vms[v];
 	size_t nf = 0;
 
-	fprintf(f, "VM %s  (%s)\n", vm->name ? vm->name : "?", vm->origin);
+	fprintf(f, "VM %s  (%s)\n", vm->name ? term_safe(vm->name) : "?",
+		term_safe(vm->origin));
 	fprintf(f, "  %u vCPU%s, machine %s, guest %s%s%s%s, %zu iothread%s\n",
 		vm->vcpus, vm->vcpus == 1 ? "" : "s",
-		vm->machine ? vm->machine : "default", adv_os_name(vm->os),
-		vm->os_hint ? " (" : "", vm->os_hint ? vm->os_hint : "",
+		vm->machine ? term_safe(vm->machine) : "default",
+		adv_os_name(vm->os), vm->os_hint ? " (" : "",
+		vm->os_hint ? term_safe(vm->os_hint) : "",
 		vm->os_hint ? ")" : "", vm->niothreads,
 		vm->niothreads == 1 ? "" : "s");
 	if (!vm->ndisks)
@@ -148,8 +153,9 @@ static void print_vm(const struct adv_report *r, size_t v, FILE *f)
 			 x->sev == ADV_WARNING ? "WARNING" :
 						 "INFO");
 		fprintf(f, "  %s%s  %s%s%s\n", label, x->rule,
-			d && d->id ? d->id : "", d && d->where ? " at " : "",
-			d && d->where ? d->where : "");
+			d && d->id ? term_safe(d->id) : "",
+			d && d->where ? " at " : "",
+			d && d->where ? term_safe(d->where) : "");
 		wrapped(f, 10, "", x->message);
 		wrapped(f, 10, "why: ", x->why);
 		if (x->fix[0] && x->fix_is_advice)
@@ -161,7 +167,7 @@ static void print_vm(const struct adv_report *r, size_t v, FILE *f)
 		fprintf(f, "\n  no findings\n");
 }
 
-void advise_text_print(const struct advise_render *a, FILE *f)
+static void print_all(const struct advise_render *a, FILE *f)
 {
 	const struct adv_report *r = a->r;
 	size_t ndisks = 0;
@@ -187,4 +193,15 @@ void advise_text_print(const struct advise_render *a, FILE *f)
 		adv_report_count(r, ADV_WARNING) == 1 ? "" : "s",
 		adv_report_count(r, ADV_INFO));
 	text_warnings(&r->warnings, f);
+}
+
+void advise_text_print(const struct advise_render *a, FILE *f)
+{
+	/* Every string came from a configuration or a process (maybe
+	   another user's): the fields above are escaped one by one, and the
+	   whole report once more, for any field added later. */
+	struct term_buf tb;
+
+	print_all(a, term_buf_open(&tb, f));
+	term_buf_close(&tb, f);
 }

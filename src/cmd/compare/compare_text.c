@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../report/compare.h"
+#include "../../util/term.h"
 
 #define C_GREEN "\033[32m"
 #define C_RED "\033[31m"
@@ -22,16 +23,22 @@ static size_t dwidth(const char *s)
 {
 	size_t n = 0;
 
+	s = term_safe(s); /* as pad() prints it */
 	for (; *s; s++)
 		if (((unsigned char)*s & 0xc0) != 0x80)
 			n++;
 	return n;
 }
 
+/*
+ * Labels, names and values come from the input files: escaped here, so
+ * that only this file's own colour sequences reach the terminal.
+ */
 static void pad(FILE *f, const char *s, size_t w, bool right)
 {
 	size_t n = dwidth(s);
 
+	s = term_safe(s);
 	if (right)
 		for (; n < w; n++)
 			fputc(' ', f);
@@ -78,9 +85,11 @@ static void print_inputs(const struct cmp *c, FILE *f)
 
 		fprintf(f, "  %c  ", cmp_letter(d));
 		pad(f, doc->label, wl, false);
-		fprintf(f, "  %s\n", doc->title ? doc->title : doc->path);
+		fprintf(f, "  %s\n",
+			term_safe(doc->title ? doc->title : doc->path));
 		if (strcmp(doc->label, doc->path))
-			fprintf(f, "     %*s  %s\n", (int)wl, "", doc->path);
+			fprintf(f, "     %*s  %s\n", (int)wl, "",
+				term_safe(doc->path));
 	}
 }
 
@@ -238,12 +247,13 @@ static void print_findings(const struct cmp *c, const struct cmp_text_opts *o,
 			change = "new";
 			v = CV_WORSE;
 		}
-		fprintf(f, "  %-8s ", x->f->severity);
+		fprintf(f, "  %-8s ", term_safe(x->f->severity));
 		for (size_t d = 0; d < c->n; d++)
 			fprintf(f, "%c", x->present[d] ? cmp_letter(d) : '.');
-		fprintf(f, " %s%s%s%s: %s", x->f->id, x->f->subject ? " (" : "",
-			x->f->subject ? x->f->subject : "",
-			x->f->subject ? ")" : "", x->f->message);
+		fprintf(f, " %s%s%s%s: %s", term_safe(x->f->id),
+			x->f->subject ? " (" : "",
+			x->f->subject ? term_safe(x->f->subject) : "",
+			x->f->subject ? ")" : "", term_safe(x->f->message));
 		if (*change) {
 			fputs("  ", f);
 			if (o->color)
@@ -268,17 +278,17 @@ static void print_warnings(const struct cmp *c, FILE *f)
 		return;
 	fprintf(f, "\nWarnings:\n");
 	for (size_t i = 0; i < c->warns.n; i++)
-		fprintf(f, "  ! %s\n", c->warns.v[i].msg);
+		fprintf(f, "  ! %s\n", term_safe(c->warns.v[i].msg));
 	for (size_t d = 0; d < c->n; d++)
 		for (size_t i = 0; i < c->docs[d]->warns.n; i++)
 			fprintf(f, "  ! %c: %s\n", cmp_letter(d),
-				c->docs[d]->warns.v[i].msg);
+				term_safe(c->docs[d]->warns.v[i].msg));
 }
 
 void cmp_text_print(const struct cmp *c, const struct cmp_text_opts *o, FILE *f)
 {
 	fprintf(f, "iolab compare: %zu %s results, each against A\n\n", c->n,
-		c->docs[0]->command);
+		term_safe(c->docs[0]->command));
 	print_inputs(c, f);
 	if (c->nrows) {
 		char buf[96];

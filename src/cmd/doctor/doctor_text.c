@@ -10,6 +10,7 @@
 #include "doctor_report.h"
 #include "doctor_diag.h"
 #include "../../util/parse.h"
+#include "../../util/term.h"
 
 #define WIDTH 100
 
@@ -276,7 +277,7 @@ static void guest(const struct doctor_report *r, FILE *out)
 				      "not installed");
 }
 
-void doctor_text_print(const struct doctor_print *p, FILE *out)
+static void print_all(const struct doctor_print *p, FILE *out)
 {
 	const struct doctor_report *r = p->r;
 	bool any = false;
@@ -305,4 +306,14 @@ void doctor_text_print(const struct doctor_print *p, FILE *out)
 		for (size_t i = 0; i < r->unreadable.n; i++)
 			fprintf(out, "    %s\n", r->unreadable.v[i]);
 	}
+}
+
+void doctor_text_print(const struct doctor_print *p, FILE *out)
+{
+	/* Model names, paths, distro names come from sysfs and /etc (or a
+	   --sysroot tree): escaped on the way out, all of them. */
+	struct term_buf tb;
+
+	print_all(p, term_buf_open(&tb, out));
+	term_buf_close(&tb, out);
 }

@@ -13,6 +13,7 @@
 #include "../../report/html/html.h"
 #include "../../report/rdoc.h"
 #include "../../util/err.h"
+#include "../../util/term.h"
 
 #define REPORT_MAX_DOCS 64
 
@@ -104,8 +105,8 @@ out:
 	if (out && !cli_close_output(out, complete, &err) && rc == EXIT_OK)
 		rc = err_report(&err);
 	else if (out && !err.msg[0] && o.output && strcmp(o.output, "-"))
-		fprintf(stderr, "iolab: wrote %s (%d result%s)\n", o.output, n,
-			n == 1 ? "" : "s");
+		fprintf(stderr, "iolab: wrote %s (%d result%s)\n",
+			term_safe(o.output), n, n == 1 ? "" : "s");
 	if (err.msg[0] && rc == EXIT_OK)
 		rc = err_report(&err);
 	cli_free_docs(docs, n);

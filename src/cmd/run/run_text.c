@@ -7,6 +7,7 @@
 #include "run_report.h"
 #include "../../core/target.h"
 #include "../../util/parse.h"
+#include "../../util/term.h"
 
 const char *text_job_title(const struct job_spec *j, char *buf, size_t len)
 {
@@ -26,7 +27,7 @@ void text_warnings(const struct warnings *w, FILE *f)
 		return;
 	fprintf(f, "\nWarnings:\n");
 	for (size_t i = 0; i < w->n; i++)
-		fprintf(f, "  ! %s\n", w->v[i].msg);
+		fprintf(f, "  ! %s\n", term_safe(w->v[i].msg));
 }
 
 static const char *const dir_names[] = { "read", "write", "flush" };

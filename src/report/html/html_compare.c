@@ -171,11 +171,7 @@ static void findings(FILE *f, const struct cmp *c)
 
 static const struct rheat *find_heat(const struct rdoc *d, const char *title)
 {
-	for (size_t i = 0; i < d->ncharts; i++)
-		if (d->charts[i]->kind == RC_HEAT &&
-		    !strcmp(d->charts[i]->heat.title, title))
-			return &d->charts[i]->heat;
-	return NULL;
+	return rdoc_find_heat(d, title);
 }
 
 /* How many inputs have a value for this figure: a bar chart needs two. */

@@ -377,11 +377,7 @@ void html_line(FILE *f, const struct rline *l)
 
 static const struct rline *find_line(const struct rdoc *d, const char *title)
 {
-	for (size_t i = 0; i < d->ncharts; i++)
-		if (d->charts[i]->kind == RC_LINE &&
-		    !strcmp(d->charts[i]->line.title, title))
-			return &d->charts[i]->line;
-	return NULL;
+	return rdoc_find_line(d, title);
 }
 
 void html_cmp_lines(FILE *f, const struct cmp *c, const char *title)
