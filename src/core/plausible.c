@@ -13,12 +13,15 @@
 #include "plausible.h"
 #include "target.h"
 #include "result.h"
+#include "unbacked.h"
 #include "../util/xmem.h"
 
 /* No disk answers a read faster than this; below it is a cache (RAM). */
 #define DISK_FLOOR_NS 5000
 /* SATA 6 Gb/s carries at most 600 MB/s of data. */
 #define SATA_MBPS 600.0
+/* What sampling the read data may cost after a run. */
+#define SAMPLE_BUDGET_NS 200000000ull
 
 bool plausible_virtualized(void)
 {
@@ -65,6 +68,54 @@ static double resident_fraction(const struct target *t)
 	return (double)hits / (double)pages;
 }
 
+/*
+ * Truth rule: a read answered with zeros the disk never stored. Asked of
+ * the filesystem where it can tell (unwritten extents of a fallocated
+ * file); else seen in a sample of what the region holds. A region iolab
+ * filled with --pattern zero is zeros on purpose.
+ */
+static void unbacked_check(const struct job_spec *j, const struct target *t,
+			   struct warnings *w)
+{
+	struct unbacked_sample s;
+	double frac;
+	int fd;
+
+	if (t->sparse || j->pattern == PATTERN_ZERO)
+		return; /* said already, or zeros on purpose */
+	fd = target_reopen(t, O_RDONLY | O_DIRECT, NULL);
+	if (fd < 0)
+		fd = target_reopen(t, O_RDONLY, NULL);
+	if (fd < 0)
+		return;
+	if (!t->is_bdev &&
+	    unbacked_extents(fd, t->region_off, t->region_len, &frac)) {
+		if (frac >= 0.1) {
+			warn_add(
+				w, "unwritten-reads",
+				"%.0f%% of the test region of %s is allocated but never written (fallocate, qemu-img preallocation=falloc): the filesystem answers those reads with zeros without reading the disk; let iolab create its own test file, or write the region first",
+				100 * frac, t->path);
+			close(fd);
+			return;
+		}
+	}
+	if (unbacked_sample(fd, t->region_off, t->region_len, SAMPLE_BUDGET_NS,
+			    &s) &&
+	    s.blocks >= 8) {
+		if (s.zero * 10 >= s.blocks * 9)
+			warn_add(
+				w, "zero-reads",
+				"%u of %u blocks sampled from the test region of %s read back as zeros: a thin or sparse device (a thin LV, a sparse or falloc image behind a virtual disk) answers blocks never written without reading the disk; write the region first (--allow-write-device and a write run) or measure a file iolab creates",
+				s.zero, s.blocks, t->path);
+		else if ((s.zero + s.repeated) * 10 >= s.blocks * 9)
+			warn_add(
+				w, "repeated-reads",
+				"%u of %u blocks sampled from the test region of %s hold the same data: storage that deduplicates serves such blocks from one copy, often from its cache; write varied data first or measure a file iolab creates",
+				s.zero + s.repeated, s.blocks, t->path);
+	}
+	close(fd);
+}
+
 void plausible_check(struct run_result *r, const struct target *t)
 {
 	const struct job_spec *j = &r->spec;
@@ -102,6 +153,8 @@ void plausible_check(struct run_result *r, const struct target *t)
 				"%.0f%% of the test region was in the host page cache at the end: buffered reads (cache=%s) were served from memory after the first pass, not from the disk",
 				100 * f, cache_name(j->cache));
 	}
+	if (rd->ios)
+		unbacked_check(j, t, w);
 	if (rd->ios >= 100 && !t->env.ram_backed && direct &&
 	    hist_percentile(&rd->lat, 50) < DISK_FLOOR_NS)
 		warn_add(
