@@ -75,6 +75,7 @@ static void cell_figures(struct mark_cell *c, enum mark_dir d)
 		stat_of(rd, n, &c->read_mbps);
 		stat_of(wr, n, &c->write_mbps);
 	}
+	mark_noise_check(c);
 	if (c->lat->count && c->lat->count < 1000)
 		warn_add(
 			&c->warnings, "few-samples",

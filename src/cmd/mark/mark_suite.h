@@ -170,5 +170,11 @@ void mark_result_free(struct mark_result *r);
 
 /* Headline figure of a cell: max MB/s over the scored runs, 0 if none. */
 double mark_cell_mbps(const struct mark_cell *c);
+/*
+ * Add the warning "noisy" to a cell whose MB/s spread by more than 10 %
+ * (coefficient of variation over its scored runs; with one run, of the
+ * run's full seconds). Called once its figures are summed up.
+ */
+void mark_noise_check(struct mark_cell *c);
 
 #endif
