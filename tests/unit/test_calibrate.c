@@ -310,6 +310,27 @@ static void test_classify(void **state)
 	calibrate_classify(&f, b, sizeof(b));
 	assert_non_null(strstr(b, "SATA/SAS-flash"));
 	assert_non_null(strstr(b, "only 2.5x"));
+	/* The class is read from the median: a mean pulled up by a few slow
+	 * reads (180 us median, 260 us mean) stays local flash. */
+	f = facts(260, 3800, 20000, 32);
+	f.qd1_p50_ns = 180e3;
+	f.qd1_p50_lo_ns = 175e3;
+	f.qd1_p50_hi_ns = 190e3;
+	calibrate_classify(&f, b, sizeof(b));
+	assert_non_null(strstr(b, "180.0 us (median)"));
+	assert_non_null(strstr(b, "local flash"));
+	assert_null(strstr(b, "uncertain"));
+	/* Noisy, with windows on both sides of 200 us: hedged. */
+	f.qd1_noisy = true;
+	f.qd1_p50_hi_ns = 240e3;
+	calibrate_classify(&f, b, sizeof(b));
+	assert_non_null(strstr(b, "local flash"));
+	assert_non_null(strstr(b, "175.0 us to 240.0 us"));
+	assert_non_null(strstr(b, "class is uncertain"));
+	/* Noisy but inside one class: no hedge. */
+	f.qd1_p50_hi_ns = 195e3;
+	calibrate_classify(&f, b, sizeof(b));
+	assert_null(strstr(b, "uncertain"));
 	/* Nothing measured; and a tiny buffer is not overrun. */
 	f = facts(0, 0, 0, 0);
 	calibrate_classify(&f, b, sizeof(b));

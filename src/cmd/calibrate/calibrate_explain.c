@@ -68,20 +68,38 @@ static bool emulated_driver(const char *d)
 	return false;
 }
 
-/* The first half: what a lone request's latency looks like. Sets
- * *doctor when `iolab doctor` can say more. */
+/* The latency classes below, by their upper bound; 4: slower than 4 ms. */
+static int latency_band(double ns)
+{
+	static const double upper[] = { 20e3, 200e3, 1e6, 4e6 };
+
+	for (int i = 0; i < 4; i++)
+		if (ns < upper[i])
+			return i;
+	return 4;
+}
+
+/*
+ * The first half: what a lone request's latency looks like, read from the
+ * QD1 point's median (a few slow requests move the mean, not the class).
+ * Sets *doctor when `iolab doctor` can say more.
+ */
 static int latency_clause(const struct cal_facts *f, char *b, size_t len,
 			  bool *doctor)
 {
-	char lat[32];
-	double ns = f->qd1_mean_ns;
+	char lat[48], n1[32];
+	double ns = f->qd1_p50_ns > 0 ? f->qd1_p50_ns : f->qd1_mean_ns;
 
-	fmt_ns(ns, lat, sizeof(lat));
-	if (f->null_engine)
+	fmt_ns(ns, n1, sizeof(n1));
+	snprintf(lat, sizeof(lat), "%s%s", n1,
+		 f->qd1_p50_ns > 0 ? " (median)" : "");
+	if (f->null_engine) {
+		fmt_ns(f->qd1_mean_ns, lat, sizeof(lat));
 		return snprintf(
 			b, len,
 			"With --engine null no I/O was done (%s per request is iolab's own path)",
 			lat);
+	}
 	if (f->ram_backed)
 		return snprintf(
 			b, len,
@@ -92,7 +110,7 @@ static int latency_clause(const struct cal_facts *f, char *b, size_t len,
 			b, len,
 			"Latency at QD1 of %s was measured through the page cache, so it describes the cache as much as the disk",
 			lat);
-	if (ns < 20e3)
+	if (latency_band(ns) == 0)
 		return snprintf(
 			b, len,
 			"Latency at QD1 of %s is faster than any disk: the reads were served from a cache (%s)",
@@ -100,17 +118,17 @@ static int latency_clause(const struct cal_facts *f, char *b, size_t len,
 			f->virtualized ?
 				"most likely the host's page cache: a VM disk with cache=writeback or unsafe" :
 				"an array or drive cache");
-	if (ns < 200e3)
+	if (latency_band(ns) == 1)
 		return snprintf(
 			b, len,
 			"Latency at QD1 of %s is what local flash (NVMe, or a paravirtual path to it) looks like",
 			lat);
-	if (ns < 1e6)
+	if (latency_band(ns) == 2)
 		return snprintf(
 			b, len,
 			"Latency at QD1 of %s is SATA/SAS-flash class, or flash behind a virtualisation or network layer",
 			lat);
-	if (ns < 4e6)
+	if (latency_band(ns) == 3)
 		return snprintf(
 			b, len,
 			"Latency at QD1 of %s is what networked or heavily shared storage looks like",
@@ -176,6 +194,25 @@ static void scaling_clause(const struct cal_facts *f, char *b, size_t len)
 		ratio, f->knee_load, f->best_load);
 }
 
+/*
+ * A noisy QD1 point whose windows lie in two classes: the class read from
+ * their median is a guess, and the sentence says so.
+ */
+static void hedge_clause(const struct cal_facts *f, char *b, size_t len)
+{
+	char lo[32], hi[32];
+
+	*b = '\0';
+	if (!f->qd1_noisy || f->null_engine || f->qd1_p50_lo_ns <= 0 ||
+	    latency_band(f->qd1_p50_lo_ns) == latency_band(f->qd1_p50_hi_ns))
+		return;
+	snprintf(
+		b, len,
+		" (but its windows disagreed, %s to %s, across a class boundary: the class is uncertain)",
+		fmt_ns(f->qd1_p50_lo_ns, lo, sizeof(lo)),
+		fmt_ns(f->qd1_p50_hi_ns, hi, sizeof(hi)));
+}
+
 void calibrate_classify(const struct cal_facts *f, char *buf, size_t len)
 {
 	bool doctor = false;
@@ -191,6 +228,8 @@ void calibrate_classify(const struct cal_facts *f, char *buf, size_t len)
 	if (k < 0 || (size_t)k >= len)
 		return;
 	n = (size_t)k;
+	hedge_clause(f, buf + n, len - n);
+	n = strlen(buf);
 	scaling_clause(f, buf + n, len - n);
 	n = strlen(buf);
 	snprintf(buf + n, len - n, "%s",

@@ -400,6 +400,17 @@ static void figures(struct cal_result *r, const struct cal_opts *o,
 	calibrate_knee(s, CAL_KNEE_FRACTION, &r->knee);
 
 	f.qd1_mean_ns = qd1 ? qd1->mean_ns : 0;
+	if (qd1 && qd1->nsamples) {
+		f.qd1_p50_ns = qd1->p50_ns;
+		f.qd1_p50_lo_ns = f.qd1_p50_hi_ns = qd1->s[0].p50_ns;
+		for (unsigned int i = 1; i < qd1->nsamples; i++) {
+			if (qd1->s[i].p50_ns < f.qd1_p50_lo_ns)
+				f.qd1_p50_lo_ns = qd1->s[i].p50_ns;
+			if (qd1->s[i].p50_ns > f.qd1_p50_hi_ns)
+				f.qd1_p50_hi_ns = qd1->s[i].p50_ns;
+		}
+		f.qd1_noisy = qd1->noisy;
+	}
 	f.qd1_iops = qd1 ? qd1->iops : 0;
 	for (unsigned int i = 0; i < s->n; i++)
 		if (s->pts[i].iops > f.best_iops &&
@@ -491,6 +502,15 @@ static void notes(struct cal_result *r, const struct cal_opts *o)
 				at, (unsigned long long)fewest,
 				(unsigned long long)want);
 	}
+	/* One stream at QD1 outrunning the parallel phase is not what a
+	 * device that serves requests in parallel does: say what it means. */
+	if (r->ph[CAL_PHASE_LARGE].s.best >= 0 &&
+	    r->ph[CAL_PHASE_SINGLE].s.best >= 0 &&
+	    r->max_pmbps > 1.05 * r->max_mbps)
+		warn_add(
+			&r->warnings, "pmbps-above-mbps",
+			"max_pmbps (%.0f MB/s, one thread at QD1) came out above max_mbps (%.0f MB/s, 1 MiB reads in parallel): parallel large reads got no more than one stream, so the path serialises them (one queue, a throughput limit) or the two phases saw different load; the larger figure is what one reader can get",
+			r->max_pmbps, r->max_mbps);
 	for (int k = 0; k < CAL_PHASES; k++)
 		for (unsigned int i = 0; i < r->ph[k].s.n; i++)
 			if (r->ph[k].s.pts[i].noisy) {

@@ -137,6 +137,10 @@ void calibrate_knee(const struct cal_search *small, double fraction,
 /* What calibrate_classify reads. */
 struct cal_facts {
 	double qd1_mean_ns; /* 0 if QD1 was not measured */
+	/* The QD1 point's median latency, and the lowest and highest of its
+	 * windows' medians; 0 if unknown (then the mean is read). */
+	double qd1_p50_ns, qd1_p50_lo_ns, qd1_p50_hi_ns;
+	bool qd1_noisy; /* its windows disagreed beyond the tolerance */
 	double qd1_iops;
 	double best_iops; /* max_iops, or the best IOPS seen if not met */
 	unsigned int best_load;
