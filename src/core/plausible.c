@@ -116,6 +116,40 @@ static void unbacked_check(const struct job_spec *j, const struct target *t,
 	close(fd);
 }
 
+/*
+ * Little's law as a self-check: in a closed loop the requests in flight on
+ * average (the measured latencies summed over the measured time) cannot
+ * exceed the slots iolab had, except by the requests that straddle the
+ * window's edges. More means a clock or an accounting fault, and no figure
+ * of the run can be trusted.
+ */
+static void littles_law(const struct run_result *r, struct warnings *w)
+{
+	const struct job_spec *j = &r->spec;
+	double slots = (double)job_lanes(j) * job_lane_depth(j);
+	double busy_s = 0, max_s = 0, allowed;
+	uint64_t ios = 0;
+
+	if (j->rate_iops || r->elapsed_s < 0.5)
+		return; /* paced: latency counts the backlog, by design */
+	for (int d = DIR_READ; d <= DIR_WRITE; d++) {
+		const struct hist *h = &r->dir[d].lat;
+
+		ios += h->count;
+		busy_s += (double)h->sum / 1e9;
+		if ((double)h->max / 1e9 > max_s)
+			max_s = (double)h->max / 1e9;
+	}
+	if (ios < 1000)
+		return;
+	allowed = slots * (1.05 + max_s / r->elapsed_s);
+	if (busy_s / r->elapsed_s > allowed)
+		warn_add(
+			w, "littles-law",
+			"IOPS x mean latency says %.1f requests were in flight on average, more than the %.0f iolab keeps in flight: the figures contradict each other (a clock or accounting fault); do not use them, and report it",
+			busy_s / r->elapsed_s, slots);
+}
+
 void plausible_check(struct run_result *r, const struct target *t)
 {
 	const struct job_spec *j = &r->spec;
@@ -169,6 +203,7 @@ void plausible_check(struct run_result *r, const struct target *t)
 			w, "above-bus",
 			"%.0f MB/s is more than a SATA link carries (600 MB/s): part of it came from a cache",
 			result_mbps(r, DIR_READ) + result_mbps(r, DIR_WRITE));
+	littles_law(r, w);
 	if (j->rate_iops && r->elapsed_s > 0 &&
 	    (double)result_total_ios(r) / r->elapsed_s <
 		    0.95 * (double)j->rate_iops &&
