@@ -14,6 +14,8 @@
 #include "target.h"
 #include "result.h"
 #include "unbacked.h"
+#include "../util/clock.h"
+#include "../util/parse.h"
 #include "../util/xmem.h"
 
 /* No disk answers a read faster than this; below it is a cache (RAM). */
@@ -117,6 +119,49 @@ static void unbacked_check(const struct job_spec *j, const struct target *t,
 }
 
 /*
+ * Truth rule: writes acknowledged from a cache. Unless each write was
+ * durable at completion (directsync, writethrough), what a run wrote may
+ * sit in a cache (the page cache with writeback/unsafe; the host's page
+ * cache under a guest's cache=none on a host with cache=writeback; a
+ * drive's volatile cache). One flush at the end makes it reach the
+ * storage: when that flush takes a real share of the run's time, the
+ * write figures were the cache's, and the rate counting it is given.
+ */
+static void cached_writes(const struct run_result *r, const struct target *t,
+			  struct warnings *w)
+{
+	const struct dir_stats *wr = &r->dir[DIR_WRITE];
+	uint64_t t0;
+	double flush_s;
+	char size[32];
+	int fd;
+
+	if (!wr->ios || cache_dsync(r->spec.cache) || r->elapsed_s <= 0)
+		return;
+	fd = target_reopen(t, O_RDONLY, NULL);
+	if (fd < 0)
+		return;
+	t0 = clock_mono_ns();
+	if (fdatasync(fd)) {
+		close(fd);
+		return;
+	}
+	flush_s = (double)(clock_mono_ns() - t0) / 1e9;
+	close(fd);
+	if (flush_s < 0.05 || flush_s < 0.1 * r->elapsed_s)
+		return;
+	warn_add(
+		w, "cached-writes",
+		"the writes were acknowledged from a cache: %s written in %.2f s, but the flush after the run took %.2f s more to put them on the storage; counting it, the writes ran at %.0f MB/s, not %.0f (cache=%s%s)",
+		fmt_size(wr->bytes, size, sizeof(size)), r->elapsed_s, flush_s,
+		(double)wr->bytes / (r->elapsed_s + flush_s) / 1e6,
+		result_mbps(r, DIR_WRITE), cache_name(r->spec.cache),
+		cache_direct(r->spec.cache) ?
+			": the device's or the host's write cache" :
+			": the page cache");
+}
+
+/*
  * Little's law as a self-check: in a closed loop the requests in flight on
  * average (the measured latencies summed over the measured time) cannot
  * exceed the slots iolab had, except by the requests that straddle the
@@ -204,6 +249,7 @@ void plausible_check(struct run_result *r, const struct target *t)
 			"%.0f MB/s is more than a SATA link carries (600 MB/s): part of it came from a cache",
 			result_mbps(r, DIR_READ) + result_mbps(r, DIR_WRITE));
 	littles_law(r, w);
+	cached_writes(r, t, w);
 	if (j->rate_iops && r->elapsed_s > 0 &&
 	    (double)result_total_ios(r) / r->elapsed_s <
 		    0.95 * (double)j->rate_iops &&
