@@ -22,7 +22,7 @@ enum opt_kind {
 	OPT_UINT, /* unsigned int in [min, max] */
 	OPT_DOUBLE, /* double in [min, max] */
 	OPT_STRING, /* const char *, points into argv */
-	OPT_CHOICE, /* int, index into choices[] */
+	OPT_ENUM, /* an enum field: the index of the value in choices[] */
 	OPT_CALL, /* custom parser */
 };
 
@@ -33,10 +33,18 @@ struct opt {
 	const char *arg; /* value placeholder in --help ("SIZE") */
 	size_t off; /* offsetof() the field in the options struct */
 	const char *help; /* one line; "(default X)" belongs here */
-	const char *const *choices; /* OPT_CHOICE: NULL-terminated */
+	const char *const *choices; /* OPT_ENUM: names, NULL-terminated */
 	double min, max; /* OPT_U64/UINT/DOUBLE bounds */
 	bool (*call)(void *opts, const char *arg, struct err *err);
 };
+
+/*
+ * offsetof() an enum field for an OPT_ENUM row. The parser stores an int;
+ * an enum of another size fails the build here.
+ */
+#define OPT_ENUM_OFF(type, field) \
+	(offsetof(type, field) +  \
+	 0 * sizeof(char[sizeof(((type *)0)->field) == sizeof(int) ? 1 : -1]))
 
 #define OPTS_MAX 96
 

@@ -24,13 +24,16 @@
 struct calibrate_opts {
 	unsigned int disks;
 	double max_latency_ms;
-	int stat, engine, cache;
+	enum cal_stat stat;
+	enum engine_kind engine;
+	enum cache_mode cache;
 	uint64_t bs, budget_ns, size, offset;
 	bool keep, json, csv, no_progress;
 	const char *output;
 };
 
 #define OFF(f) offsetof(struct calibrate_opts, f)
+#define EOFF(f) OPT_ENUM_OFF(struct calibrate_opts, f)
 
 static const struct opt calibrate_table[] = {
 	{ .kind = OPT_GROUP,
@@ -42,7 +45,7 @@ static const struct opt calibrate_table[] = {
 	{ "max-latency", 0, OPT_DOUBLE, "MS", OFF(max_latency_ms),
 	  "latency cap of the small reads in ms, fractions allowed (default 10)",
 	  NULL, 0.001, 1e6 },
-	{ "latency-stat", 0, OPT_CHOICE, "mean|p99", OFF(stat),
+	{ "latency-stat", 0, OPT_ENUM, "mean|p99", EOFF(stat),
 	  "statistic held to the cap (default mean, as Oracle)",
 	  cal_stat_names },
 	{ "block-size", 0, OPT_SIZE, "SIZE", OFF(bs),
@@ -57,10 +60,10 @@ static const struct opt calibrate_table[] = {
 	{ "keep", 0, OPT_FLAG, NULL, OFF(keep),
 	  "keep the test file iolab created" },
 	{ .kind = OPT_GROUP, .name = "", .help = "QEMU engine and cache mode" },
-	{ "engine", 'e', OPT_CHOICE, "NAME", OFF(engine),
+	{ "engine", 'e', OPT_ENUM, "NAME", EOFF(engine),
 	  "io_uring|native|threads|sync|null (default: io_uring if usable)",
 	  engine_names },
-	{ "cache", 'c', OPT_CHOICE, "MODE", OFF(cache),
+	{ "cache", 'c', OPT_ENUM, "MODE", EOFF(cache),
 	  "none|directsync|writethrough|writeback|unsafe (default none; buffered modes are warned about)",
 	  cache_names },
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
@@ -127,8 +130,8 @@ static bool validate(const struct calibrate_opts *o, struct err *err)
 	 * before a test file is made. */
 	job_defaults(&j);
 	j.bs = o->bs;
-	j.engine = (enum engine_kind)o->engine;
-	j.cache = (enum cache_mode)o->cache;
+	j.engine = o->engine;
+	j.cache = o->cache;
 	if (!job_validate(&j, err))
 		return false;
 	{
@@ -180,8 +183,8 @@ int cmd_calibrate(int argc, char **argv)
 		struct job_spec d;
 
 		job_defaults(&d);
-		o.engine = (int)d.engine;
-		o.cache = (int)d.cache;
+		o.engine = d.engine;
+		o.cache = d.cache;
 	}
 	prc = opts_parse(&calibrate_cmd, argc, argv, &o, &st, &err);
 	if (prc != OPTS_OK) {
@@ -214,21 +217,21 @@ int cmd_calibrate(int argc, char **argv)
 		goto out;
 	}
 
-	if (cache_direct((enum cache_mode)o.cache) && o.engine != ENGINE_NULL &&
+	if (cache_direct(o.cache) && o.engine != ENGINE_NULL &&
 	    o.bs % t.logical_block_size) {
 		err_set(&err, EXIT_USAGE, 0,
 			"--block-size %llu is not a multiple of the %u-byte block size of %s, which O_DIRECT (--cache %s) requires; use 8k",
 			(unsigned long long)o.bs, t.logical_block_size, t.path,
-			cache_name((enum cache_mode)o.cache));
+			cache_name(o.cache));
 		goto out;
 	}
 	co.disks = o.disks;
 	co.max_latency_ms = o.max_latency_ms;
-	co.stat = (enum cal_stat)o.stat;
+	co.stat = o.stat;
 	co.bs = o.bs;
 	co.budget_ns = o.budget_ns;
-	co.engine = (enum engine_kind)o.engine;
-	co.cache = (enum cache_mode)o.cache;
+	co.engine = o.engine;
+	co.cache = o.cache;
 	co.progress = req.progress;
 	if (!calibrate_run(&co, &t, &res, &err))
 		goto out;

@@ -16,6 +16,7 @@
 static const char *const pattern_names[] = { "random", "zero", NULL };
 
 #define OFF(f) offsetof(struct suite_cli, f)
+#define EOFF(f) OPT_ENUM_OFF(struct suite_cli, f)
 
 static const struct opt mark_table[] = {
 	{ .kind = OPT_GROUP, .name = "", .help = "Tests" },
@@ -39,10 +40,10 @@ static const struct opt mark_table[] = {
 	{ "interval", 0, OPT_DURATION, "TIME", OFF(interval_ns),
 	  "pause between tests, 0 for none (default 5s; flash 30s)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "QEMU engine and cache mode" },
-	{ "engine", 'e', OPT_CHOICE, "NAME", OFF(engine),
+	{ "engine", 'e', OPT_ENUM, "NAME", EOFF(s.base.engine),
 	  "io_uring|native|threads|sync|null (default: io_uring if usable)",
 	  engine_names },
-	{ "cache", 'c', OPT_CHOICE, "MODE", OFF(cache),
+	{ "cache", 'c', OPT_ENUM, "MODE", EOFF(s.base.cache),
 	  "none|directsync|writethrough|writeback|unsafe (default none)",
 	  cache_names },
 	{ "flush-every", 0, OPT_U64, "N", OFF(s.base.flush_every),
@@ -55,7 +56,7 @@ static const struct opt mark_table[] = {
 	  "test file size, or the region of a device/file (default: 1G for a new file, else all)" },
 	{ "offset", 0, OPT_SIZE, "SIZE", OFF(offset),
 	  "start of the region (default 0)" },
-	{ "pattern", 0, OPT_CHOICE, "random|zero", OFF(pattern),
+	{ "pattern", 0, OPT_ENUM, "random|zero", EOFF(s.base.pattern),
 	  "data written (default random: incompressible)", pattern_names },
 	{ "seed", 0, OPT_U64, "N", OFF(s.base.seed),
 	  "seed of the offset and data generators", NULL, 0, 1.8e19 },

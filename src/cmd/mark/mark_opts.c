@@ -15,8 +15,6 @@ void suite_cli_init(struct suite_cli *c)
 {
 	memset(c, 0, sizeof(*c));
 	mark_spec_defaults(&c->s);
-	c->engine = (int)c->s.base.engine;
-	c->cache = (int)c->s.base.cache;
 }
 
 static bool parse_only(struct suite_cli *c, struct err *err)
@@ -67,9 +65,6 @@ bool suite_cli_finish(struct suite_cli *c, const struct opt_cmd *cmd,
 	struct mark_spec *s = &c->s;
 	char list[160];
 
-	s->base.engine = (enum engine_kind)c->engine;
-	s->base.cache = (enum cache_mode)c->cache;
-	s->base.pattern = (enum data_pattern)c->pattern;
 	if (c->json && c->csv)
 		return err_set(
 			err, EXIT_USAGE, 0,

@@ -19,7 +19,6 @@ struct err;
 
 struct suite_cli {
 	struct mark_spec s;
-	int engine, cache, pattern; /* mark's --engine/--cache */
 	const char *preset, *tests, *only;
 	const char *engines, *caches; /* matrix's lists */
 	uint64_t time_ns, interval_ns; /* applied over the preset's */

@@ -21,6 +21,7 @@
 static const char *const pattern_names[] = { "random", "zero", NULL };
 
 #define OFF(f) offsetof(struct suite_cli, f)
+#define EOFF(f) OPT_ENUM_OFF(struct suite_cli, f)
 
 static const struct opt matrix_table[] = {
 	{ .kind = OPT_GROUP, .name = "", .help = "Engines and cache modes" },
@@ -55,7 +56,7 @@ static const struct opt matrix_table[] = {
 	  "test file size, or the region of a device/file (default: 1G for a new file, else all)" },
 	{ "offset", 0, OPT_SIZE, "SIZE", OFF(offset),
 	  "start of the region (default 0)" },
-	{ "pattern", 0, OPT_CHOICE, "random|zero", OFF(pattern),
+	{ "pattern", 0, OPT_ENUM, "random|zero", EOFF(s.base.pattern),
 	  "data written (default random: incompressible)", pattern_names },
 	{ "seed", 0, OPT_U64, "N", OFF(s.base.seed),
 	  "seed of the offset and data generators", NULL, 0, 1.8e19 },

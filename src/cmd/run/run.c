@@ -17,7 +17,6 @@
 
 struct run_opts {
 	struct job_spec j;
-	int rw, engine, cache, pattern;
 	uint64_t size, offset;
 	bool keep, allow_write_file, allow_write_device, json, csv, no_progress;
 	const char *output;
@@ -31,10 +30,11 @@ static bool set_percentiles(void *o, const char *arg, struct err *err)
 }
 
 #define OFF(f) offsetof(struct run_opts, f)
+#define EOFF(f) OPT_ENUM_OFF(struct run_opts, f)
 
 static const struct opt run_table[] = {
 	{ .kind = OPT_GROUP, .name = "", .help = "Workload" },
-	{ "rw", 0, OPT_CHOICE, "MODE", OFF(rw),
+	{ "rw", 0, OPT_ENUM, "MODE", EOFF(j.rw),
 	  "read|write|randread|randwrite|rw|randrw (default randread)",
 	  rw_names },
 	{ "mix", 0, OPT_UINT, "PCT", OFF(j.mix_read_pct),
@@ -48,7 +48,7 @@ static const struct opt run_table[] = {
 	  "test file size, or the region of a device/file (default: 1G for a new file, else all)" },
 	{ "offset", 0, OPT_SIZE, "SIZE", OFF(offset),
 	  "start of the region (default 0)" },
-	{ "pattern", 0, OPT_CHOICE, "random|zero", OFF(pattern),
+	{ "pattern", 0, OPT_ENUM, "random|zero", EOFF(j.pattern),
 	  "data written (default random: incompressible)", pattern_names },
 	{ "seed", 0, OPT_U64, "N", OFF(j.seed),
 	  "seed of the offset and data generators", NULL, 0, 1.8e19 },
@@ -64,10 +64,10 @@ static const struct opt run_table[] = {
 	  "open loop at N IOPS in total; latency from each request's intended start",
 	  NULL, 1, 1e8 },
 	{ .kind = OPT_GROUP, .name = "", .help = "QEMU engine and cache mode" },
-	{ "engine", 'e', OPT_CHOICE, "NAME", OFF(engine),
+	{ "engine", 'e', OPT_ENUM, "NAME", EOFF(j.engine),
 	  "io_uring|native|threads|sync|null (default: io_uring if usable)",
 	  engine_names },
-	{ "cache", 'c', OPT_CHOICE, "MODE", OFF(cache),
+	{ "cache", 'c', OPT_ENUM, "MODE", EOFF(j.cache),
 	  "none|directsync|writethrough|writeback|unsafe (default none)",
 	  cache_names },
 	{ "batch", 0, OPT_UINT, "N", OFF(j.submit_batch),
@@ -136,18 +136,11 @@ int cmd_run(int argc, char **argv)
 	bool prepared = false, complete = false;
 
 	job_defaults(&o.j);
-	o.rw = (int)o.j.rw;
-	o.engine = (int)o.j.engine;
-	o.cache = (int)o.j.cache;
 	prc = opts_parse(&run_cmd, argc, argv, &o, &st, &err);
 	if (prc != OPTS_OK) {
 		opts_state_free(&st);
 		return prc == OPTS_HELP ? EXIT_OK : err_report(&err);
 	}
-	o.j.rw = (enum rw_mode)o.rw;
-	o.j.engine = (enum engine_kind)o.engine;
-	o.j.cache = (enum cache_mode)o.cache;
-	o.j.pattern = (enum data_pattern)o.pattern;
 	if (opts_was_set(&run_cmd, &st, "ios") &&
 	    !opts_was_set(&run_cmd, &st, "runtime"))
 		o.j.runtime_ns = 0;
