@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The measuring commands' one path from flags to exit code; see measure.h. */
-#include <string.h>
 
 #include "common.h"
 #include "measure.h"
