@@ -352,6 +352,8 @@ bool cli_parse_percentiles(struct job_spec *j, const char *list,
 	return true;
 }
 
+const char *const cli_pattern_names[] = { "random", "zero", NULL };
+
 bool cli_progress_wanted(void)
 {
 	return isatty(STDERR_FILENO);

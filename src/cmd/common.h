@@ -43,6 +43,9 @@ bool cli_parse_percentiles(struct job_spec *j, const char *list,
 /* A live progress line only when stderr is a terminal. */
 bool cli_progress_wanted(void);
 
+/* --pattern's names, by enum data_pattern. */
+extern const char *const cli_pattern_names[];
+
 /* The default test file, in the current directory. */
 #define CLI_DEFAULT_TARGET "iolab-test.dat"
 

@@ -101,7 +101,7 @@ static bool opt_store(const struct opt *o, const char *val, void *out,
 	case OPT_STRING:
 		*(const char **)field = val;
 		return true;
-	case OPT_CHOICE:
+	case OPT_ENUM:
 		c = parse_choice(val, o->choices);
 		if (c < 0) {
 			char list[256] = "";

@@ -11,11 +11,14 @@
 #include "cmd/opts.h"
 #include "util/err.h"
 
+enum color { RED, GREEN, BLUE_ISH };
+
 struct o {
 	bool flag;
 	uint64_t size, dur;
 	unsigned int n;
-	int choice;
+	enum color color;
+	unsigned int after; /* beside the enum: must stay untouched */
 	const char *str;
 };
 
@@ -28,7 +31,7 @@ static const struct opt table[] = {
 	{ "time", 0, OPT_DURATION, "T", offsetof(struct o, dur), "a time" },
 	{ "qd", 0, OPT_UINT, "N", offsetof(struct o, n), "a count", NULL, 1,
 	  32 },
-	{ "color", 0, OPT_CHOICE, "C", offsetof(struct o, choice), "a choice",
+	{ "color", 0, OPT_ENUM, "C", OPT_ENUM_OFF(struct o, color), "a choice",
 	  colors },
 	{ "name", 0, OPT_STRING, "S", offsetof(struct o, str), "a string" },
 	{ .kind = OPT_GROUP },
@@ -65,7 +68,7 @@ static void test_good_forms(void **state)
 	assert_int_equal(o.size, 1048576); /* last one wins */
 	assert_int_equal(o.dur, 500000000ull);
 	assert_int_equal(o.n, 32);
-	assert_int_equal(o.choice, 1);
+	assert_int_equal(o.color, GREEN);
 	assert_string_equal(o.str, "x=y");
 	assert_int_equal(st.npositional, 1);
 	assert_string_equal(st.positional[0], "target");
@@ -109,6 +112,57 @@ static void test_errors(void **state)
 	expect_error(a8, 2, "see 'iolab t --help'");
 }
 
+/* The enum field is written in place, from its default, and only it. */
+static void test_enum(void **state)
+{
+	char *a1[] = { "t", "--color=red" };
+	char *a2[] = { "t", "--color", "green" };
+	char *a3[] = { "t", "--color", "Green" };
+	char *a4[] = { "t", "--color", "" };
+	struct opt_state st;
+	struct err err;
+	struct o o;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	memset(&err, 0, sizeof(err));
+	o.color = BLUE_ISH;
+	o.after = 0xdeadbeef;
+	assert_int_equal(opts_parse(&cmd, 2, a1, &o, &st, &err), OPTS_OK);
+	assert_int_equal(o.color, RED);
+	assert_int_equal(o.after, 0xdeadbeef);
+	assert_true(opts_was_set(&cmd, &st, "color"));
+	opts_state_free(&st);
+
+	o.color = RED;
+	assert_int_equal(opts_parse(&cmd, 3, a2, &o, &st, &err), OPTS_OK);
+	assert_int_equal(o.color, GREEN);
+	assert_int_equal(o.after, 0xdeadbeef);
+	opts_state_free(&st);
+
+	/* Not given: the default stays. */
+	o.color = BLUE_ISH;
+	assert_int_equal(opts_parse(&cmd, 1, a1, &o, &st, &err), OPTS_OK);
+	assert_int_equal(o.color, BLUE_ISH);
+	assert_false(opts_was_set(&cmd, &st, "color"));
+	opts_state_free(&st);
+
+	/* An unknown value: one line naming the flag and every choice. */
+	memset(&err, 0, sizeof(err));
+	o.color = BLUE_ISH;
+	assert_int_equal(opts_parse(&cmd, 3, a3, &o, &st, &err), OPTS_ERROR);
+	assert_int_equal(err.exit_code, EXIT_USAGE);
+	assert_string_equal(err.msg,
+			    "--color: 'Green' is not one of red, green");
+	assert_int_equal(o.color, BLUE_ISH);
+	opts_state_free(&st);
+
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(opts_parse(&cmd, 3, a4, &o, &st, &err), OPTS_ERROR);
+	assert_string_equal(err.msg, "--color: '' is not one of red, green");
+	opts_state_free(&st);
+}
+
 static void test_double_dash(void **state)
 {
 	char *argv[] = { "t", "--", "--flag" };
@@ -128,6 +182,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_forms),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_enum),
 		cmocka_unit_test(test_double_dash),
 	};
 

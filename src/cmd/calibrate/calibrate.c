@@ -7,10 +7,12 @@
 
 #include "../commands.h"
 #include "../common.h"
+#include "../measure.h"
 #include "../opts.h"
 #include "../../core/job.h"
 #include "../../core/resources.h"
 #include "../../core/target.h"
+#include "../../engine/engine.h"
 #include "calibrate_report.h"
 #include "calibrate_suite.h"
 #include "../../util/clock.h"
@@ -24,13 +26,15 @@
 struct calibrate_opts {
 	unsigned int disks;
 	double max_latency_ms;
-	int stat, engine, cache;
-	uint64_t bs, budget_ns, size, offset;
-	bool keep, json, csv, no_progress;
-	const char *output;
+	enum cal_stat stat;
+	enum engine_kind engine;
+	enum cache_mode cache;
+	uint64_t bs, budget_ns;
+	struct measure_flags m; /* never writes: no --allow-write-* */
 };
 
 #define OFF(f) offsetof(struct calibrate_opts, f)
+#define EOFF(f) OPT_ENUM_OFF(struct calibrate_opts, f)
 
 static const struct opt calibrate_table[] = {
 	{ .kind = OPT_GROUP,
@@ -42,7 +46,7 @@ static const struct opt calibrate_table[] = {
 	{ "max-latency", 0, OPT_DOUBLE, "MS", OFF(max_latency_ms),
 	  "latency cap of the small reads in ms, fractions allowed (default 10)",
 	  NULL, 0.001, 1e6 },
-	{ "latency-stat", 0, OPT_CHOICE, "mean|p99", OFF(stat),
+	{ "latency-stat", 0, OPT_ENUM, "mean|p99", EOFF(stat),
 	  "statistic held to the cap (default mean, as Oracle)",
 	  cal_stat_names },
 	{ "block-size", 0, OPT_SIZE, "SIZE", OFF(bs),
@@ -50,27 +54,15 @@ static const struct opt calibrate_table[] = {
 	{ "budget", 0, OPT_DURATION, "TIME", OFF(budget_ns),
 	  "time for the whole calibration, test-file preparation included (default 60s, at least 3s)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "Target" },
-	{ "size", 0, OPT_SIZE, "SIZE", OFF(size),
-	  "test file size, or the region of a device/file (default: 1G for a new file, else all)" },
-	{ "offset", 0, OPT_SIZE, "SIZE", OFF(offset),
-	  "start of the region (default 0)" },
-	{ "keep", 0, OPT_FLAG, NULL, OFF(keep),
-	  "keep the test file iolab created" },
+	OPT_ROWS_REGION(struct calibrate_opts),
+	OPT_ROW_KEEP(struct calibrate_opts),
 	{ .kind = OPT_GROUP, .name = "", .help = "QEMU engine and cache mode" },
-	{ "engine", 'e', OPT_CHOICE, "NAME", OFF(engine),
-	  "io_uring|native|threads|sync|null (default: io_uring if usable)",
-	  engine_names },
-	{ "cache", 'c', OPT_CHOICE, "MODE", OFF(cache),
-	  "none|directsync|writethrough|writeback|unsafe (default none; buffered modes are warned about)",
-	  cache_names },
+	OPT_ROWS_ENGINE(struct calibrate_opts, engine, cache,
+			"; buffered modes are warned about"),
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
-	{ "json", 0, OPT_FLAG, NULL, OFF(json), "JSON report on stdout" },
-	{ "csv", 0, OPT_FLAG, NULL, OFF(csv),
-	  "CSV on stdout: a line per point of the curves" },
-	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
-	  "write the report to FILE instead of stdout" },
-	{ "no-progress", 0, OPT_FLAG, NULL, OFF(no_progress),
-	  "no live progress line on stderr" },
+	OPT_ROWS_OUTPUT(struct calibrate_opts, "JSON report on stdout",
+			"CSV on stdout: a line per point of the curves"),
+	OPT_ROW_NO_PROGRESS(struct calibrate_opts),
 	{ .kind = OPT_GROUP },
 };
 
@@ -104,10 +96,6 @@ static bool validate(const struct calibrate_opts *o, struct err *err)
 {
 	struct job_spec j;
 
-	if (o->json && o->csv)
-		return err_set(
-			err, EXIT_USAGE, 0,
-			"--json and --csv exclude each other; choose one");
 	if (o->budget_ns < MIN_BUDGET_NS) {
 		char b[32];
 
@@ -127,8 +115,8 @@ static bool validate(const struct calibrate_opts *o, struct err *err)
 	 * before a test file is made. */
 	job_defaults(&j);
 	j.bs = o->bs;
-	j.engine = (enum engine_kind)o->engine;
-	j.cache = (enum cache_mode)o->cache;
+	j.engine = o->engine;
+	j.cache = o->cache;
 	if (!job_validate(&j, err))
 		return false;
 	{
@@ -157,111 +145,138 @@ static int exit_code(const struct cal_result *r)
 	return EXIT_OK;
 }
 
+/* One invocation: the flags, then the calibration. */
+struct calibrate_state {
+	struct calibrate_opts o;
+	struct cal_opts co;
+	struct cal_result res;
+};
+
+static bool calibrate_prepare(struct measure *m, struct err *err)
+{
+	if (!validate(&((struct calibrate_state *)m->self)->o, err))
+		return false;
+	m->req.need_write = false; /* read only: safe on a live device */
+	m->req.fill = PATTERN_RANDOM;
+	return true;
+}
+
+static bool calibrate_measure(struct measure *m, struct err *err)
+{
+	struct calibrate_state *s = m->self;
+	const struct calibrate_opts *o = &s->o;
+	struct cal_opts *co = &s->co;
+
+	if (m->t.region_len < CAL_LARGE_BS)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"the region of %s is smaller than 1 MiB, the size of the large reads; use a larger --size",
+			m->t.path);
+
+	if (cache_direct(o->cache) && o->engine != ENGINE_NULL &&
+	    o->bs % m->t.logical_block_size)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--block-size %llu is not a multiple of the %u-byte block size of %s, which O_DIRECT (--cache %s) requires; use 8k",
+			(unsigned long long)o->bs, m->t.logical_block_size,
+			m->t.path, cache_name(o->cache));
+	co->disks = o->disks;
+	co->max_latency_ms = o->max_latency_ms;
+	co->stat = o->stat;
+	co->bs = o->bs;
+	co->budget_ns = o->budget_ns;
+	co->engine = o->engine;
+	co->cache = o->cache;
+	co->progress = m->req.progress;
+	if (!calibrate_run(co, &m->t, &s->res, err))
+		return false;
+	warn_merge(&m->warnings, &s->res.warnings);
+	return true;
+}
+
+static struct calibrate_report report_of(struct measure *m)
+{
+	struct calibrate_state *s = m->self;
+
+	return (struct calibrate_report){
+		.argc = m->argc,
+		.argv = m->argv,
+		.target = &m->t,
+		.opts = &s->co,
+		.res = &s->res,
+		.warnings = &m->warnings,
+	};
+}
+
+static bool render_text(struct measure *m, FILE *out, struct err *err)
+{
+	struct calibrate_report rep = report_of(m);
+
+	(void)err;
+	calibrate_text_print(&rep, out);
+	return true;
+}
+
+static bool render_json(struct measure *m, FILE *out, struct err *err)
+{
+	struct calibrate_report rep = report_of(m);
+
+	return calibrate_json_write(&rep, out, err);
+}
+
+static bool render_csv(struct measure *m, FILE *out, struct err *err)
+{
+	struct calibrate_report rep = report_of(m);
+
+	return calibrate_csv_write(&rep, out, err);
+}
+
+static int calibrate_status(struct measure *m, int rc)
+{
+	const struct cal_result *res =
+		&((struct calibrate_state *)m->self)->res;
+
+	if (rc == EXIT_OK)
+		rc = exit_code(res);
+	if (res->io_error)
+		fprintf(stderr, "iolab: %s\n", res->io_error_msg);
+	return rc;
+}
+
+static void calibrate_done(struct measure *m)
+{
+	calibrate_free(&((struct calibrate_state *)m->self)->res);
+}
+
+static const struct measure_cmd calibrate_measure_cmd = {
+	.opts = &calibrate_cmd,
+	.prepare = calibrate_prepare,
+	.run = calibrate_measure,
+	.render = { [MEASURE_TEXT] = render_text,
+		    [MEASURE_JSON] = render_json,
+		    [MEASURE_CSV] = render_csv },
+	.status = calibrate_status,
+	.done = calibrate_done,
+};
+
 int cmd_calibrate(int argc, char **argv)
 {
-	struct calibrate_opts o = {
-		.max_latency_ms = 10,
-		.stat = CAL_STAT_MEAN,
-		.bs = 8192,
-		.budget_ns = 60000000000ull,
+	struct calibrate_state s = {
+		.o = {
+			.max_latency_ms = 10,
+			.stat = CAL_STAT_MEAN,
+			.bs = 8192,
+			.budget_ns = 60000000000ull,
+		},
+		/* The budget counts from the start, test-file preparation
+		 * included. */
+		.co = { .start_ns = clock_ns() },
 	};
-	struct target_req req = { 0 };
-	struct cal_opts co = { .start_ns = clock_ns() };
-	struct cal_result res;
-	struct warnings tw = { 0 };
-	struct target t = { 0 };
-	struct opt_state st;
-	struct err err = { 0 };
-	FILE *out = NULL;
-	int rc = EXIT_OK, prc;
-	bool prepared = false, complete = false;
+	struct job_spec d;
 
-	{
-		struct job_spec d;
-
-		job_defaults(&d);
-		o.engine = (int)d.engine;
-		o.cache = (int)d.cache;
-	}
-	prc = opts_parse(&calibrate_cmd, argc, argv, &o, &st, &err);
-	if (prc != OPTS_OK) {
-		opts_state_free(&st);
-		return prc == OPTS_HELP ? EXIT_OK : err_report(&err);
-	}
-	if (!validate(&o, &err))
-		goto out;
-
-	req.path = st.npositional ? st.positional[0] : CLI_DEFAULT_TARGET;
-	req.size = o.size;
-	req.create_size = 1ull << 30;
-	req.offset = o.offset;
-	req.need_write = false; /* read only: safe on a live device */
-	req.keep = o.keep;
-	req.fill = PATTERN_RANDOM;
-	req.progress = !o.no_progress && cli_progress_wanted();
-
-	out = cli_open_output(o.output, req.path, &err);
-	if (!out)
-		goto out;
-	sig_install();
-	prepared = true;
-	if (!target_prepare(&t, &req, &tw, &err))
-		goto out;
-	if (t.region_len < CAL_LARGE_BS) {
-		err_set(&err, EXIT_USAGE, 0,
-			"the region of %s is smaller than 1 MiB, the size of the large reads; use a larger --size",
-			t.path);
-		goto out;
-	}
-
-	if (cache_direct((enum cache_mode)o.cache) && o.engine != ENGINE_NULL &&
-	    o.bs % t.logical_block_size) {
-		err_set(&err, EXIT_USAGE, 0,
-			"--block-size %llu is not a multiple of the %u-byte block size of %s, which O_DIRECT (--cache %s) requires; use 8k",
-			(unsigned long long)o.bs, t.logical_block_size, t.path,
-			cache_name((enum cache_mode)o.cache));
-		goto out;
-	}
-	co.disks = o.disks;
-	co.max_latency_ms = o.max_latency_ms;
-	co.stat = (enum cal_stat)o.stat;
-	co.bs = o.bs;
-	co.budget_ns = o.budget_ns;
-	co.engine = (enum engine_kind)o.engine;
-	co.cache = (enum cache_mode)o.cache;
-	co.progress = req.progress;
-	if (!calibrate_run(&co, &t, &res, &err))
-		goto out;
-	warn_merge(&tw, &res.warnings);
-	{
-		struct calibrate_report rep = {
-			.argc = argc + 1,
-			.argv = argv - 1,
-			.target = &t,
-			.opts = &co,
-			.res = &res,
-			.warnings = &tw,
-		};
-
-		if (o.json) {
-			if (!calibrate_json_write(&rep, out, &err))
-				rc = err_report(&err);
-		} else if (o.csv) {
-			if (!calibrate_csv_write(&rep, out, &err))
-				rc = err_report(&err);
-		} else {
-			calibrate_text_print(&rep, out);
-		}
-	}
-	complete = rc == EXIT_OK;
-	if (rc == EXIT_OK)
-		rc = exit_code(&res);
-	if (res.io_error)
-		fprintf(stderr, "iolab: %s\n", res.io_error_msg);
-	calibrate_free(&res);
-out:
-	rc = cli_finish(rc, &err, prepared ? &t : NULL, out, complete);
-	warnings_free(&tw);
-	opts_state_free(&st);
-	return rc;
+	job_defaults(&d);
+	s.o.engine = d.engine;
+	s.o.cache = d.cache;
+	return measure_main(&calibrate_measure_cmd, &s, &s.o, &s.o.m, argc,
+			    argv);
 }

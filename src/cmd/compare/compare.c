@@ -33,7 +33,7 @@ static const struct opt compare_table[] = {
 	  "CSV on stdout: one line per figure, for spreadsheets" },
 	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
 	  "write to FILE instead of stdout (never one of the inputs)" },
-	{ "color", 0, OPT_CHOICE, "WHEN", OFF(color),
+	{ "color", 0, OPT_ENUM, "WHEN", OFF(color),
 	  "auto|always|never: colour better/worse (default auto: a terminal without NO_COLOR)",
 	  cli_color_names },
 	{ .kind = OPT_GROUP },

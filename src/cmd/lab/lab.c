@@ -20,7 +20,6 @@ struct lab_cli {
 	const char *aio, *cache, *bus, *format, *preset, *tests, *output;
 	unsigned int runs;
 	uint64_t time_ns;
-	int accel;
 	bool json, csv, no_progress;
 };
 
@@ -60,7 +59,8 @@ static const struct opt lab_table[] = {
 	  "guest kernel (default: the newest /boot/vmlinuz-*, modules from /lib/modules)" },
 	{ "qemu", 0, OPT_STRING, "PATH", OFF(lo.qemu),
 	  "QEMU binary (default qemu-system-x86_64; qemu-img from the same directory)" },
-	{ "accel", 0, OPT_CHOICE, "auto|kvm|tcg", OFF(accel),
+	{ "accel", 0, OPT_ENUM, "auto|kvm|tcg",
+	  OPT_ENUM_OFF(struct lab_cli, lo.accel),
 	  "accelerator; auto tries KVM and falls back to TCG (default auto)",
 	  lab_accel_names },
 	{ "memory", 0, OPT_SIZE, "SIZE", OFF(lo.memory_bytes),
@@ -231,13 +231,11 @@ int cmd_lab(int argc, char **argv)
 	bool complete = false;
 
 	lab_opts_defaults(&c.lo);
-	c.accel = (int)c.lo.accel;
 	prc = opts_parse(&lab_cmd, argc, argv, &c, &st, &err);
 	if (prc != OPTS_OK) {
 		opts_state_free(&st);
 		return prc == OPTS_HELP ? EXIT_OK : err_report(&err);
 	}
-	c.lo.accel = (enum lab_accel)c.accel;
 	c.lo.progress = !c.no_progress && cli_progress_wanted();
 	if (c.json && c.csv) {
 		err_set(&err, EXIT_USAGE, 0,

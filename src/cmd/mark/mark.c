@@ -6,14 +6,14 @@
 
 #include "../commands.h"
 #include "../common.h"
+#include "../measure.h"
 #include "../opts.h"
 #include "mark_opts.h"
 #include "../../core/target.h"
+#include "../../engine/engine.h"
 #include "mark_report.h"
 #include "../../util/err.h"
 #include "../../util/sig.h"
-
-static const char *const pattern_names[] = { "random", "zero", NULL };
 
 #define OFF(f) offsetof(struct suite_cli, f)
 
@@ -39,41 +39,21 @@ static const struct opt mark_table[] = {
 	{ "interval", 0, OPT_DURATION, "TIME", OFF(interval_ns),
 	  "pause between tests, 0 for none (default 5s; flash 30s)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "QEMU engine and cache mode" },
-	{ "engine", 'e', OPT_CHOICE, "NAME", OFF(engine),
-	  "io_uring|native|threads|sync|null (default: io_uring if usable)",
-	  engine_names },
-	{ "cache", 'c', OPT_CHOICE, "MODE", OFF(cache),
-	  "none|directsync|writethrough|writeback|unsafe (default none)",
-	  cache_names },
+	OPT_ROWS_ENGINE(struct suite_cli, s.base.engine, s.base.cache, ""),
 	{ "flush-every", 0, OPT_U64, "N", OFF(s.base.flush_every),
 	  "fdatasync after every N writes in write and mix tests", NULL, 1,
 	  1e12 },
 	{ "force", 0, OPT_FLAG, NULL, OFF(s.base.force),
 	  "measure settings QEMU refuses (native without O_DIRECT)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "Target and data" },
-	{ "size", 0, OPT_SIZE, "SIZE", OFF(size),
-	  "test file size, or the region of a device/file (default: 1G for a new file, else all)" },
-	{ "offset", 0, OPT_SIZE, "SIZE", OFF(offset),
-	  "start of the region (default 0)" },
-	{ "pattern", 0, OPT_CHOICE, "random|zero", OFF(pattern),
-	  "data written (default random: incompressible)", pattern_names },
-	{ "seed", 0, OPT_U64, "N", OFF(s.base.seed),
-	  "seed of the offset and data generators", NULL, 0, 1.8e19 },
-	{ "keep", 0, OPT_FLAG, NULL, OFF(keep),
-	  "keep the test file iolab created" },
-	{ "allow-write-file", 0, OPT_FLAG, NULL, OFF(allow_write_file),
-	  "allow writing to an existing file iolab did not create" },
-	{ "allow-write-device", 0, OPT_FLAG, NULL, OFF(allow_write_device),
-	  "allow writing to a block device (destroys its data)" },
+	OPT_ROWS_REGION(struct suite_cli),
+	OPT_ROWS_DATA(struct suite_cli, s.base.pattern, s.base.seed),
+	OPT_ROWS_SAFETY(struct suite_cli),
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
-	{ "json", 0, OPT_FLAG, NULL, OFF(json),
-	  "JSON report on stdout, with every run" },
-	{ "csv", 0, OPT_FLAG, NULL, OFF(csv),
-	  "CSV on stdout: a line per test and direction" },
-	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
-	  "write the report to FILE instead of stdout" },
-	{ "no-progress", 0, OPT_FLAG, NULL, OFF(no_progress),
-	  "no live progress line on stderr" },
+	OPT_ROWS_OUTPUT(struct suite_cli,
+			"JSON report on stdout, with every run",
+			"CSV on stdout: a line per test and direction"),
+	OPT_ROW_NO_PROGRESS(struct suite_cli),
 	{ .kind = OPT_GROUP },
 };
 
@@ -108,73 +88,109 @@ static const struct opt_cmd mark_cmd = {
 	.max_positional = 1,
 };
 
+/* One invocation: the flags and spec, then the result. */
+struct mark_state {
+	struct suite_cli c;
+	struct mark_result res;
+};
+
+static bool mark_prepare(struct measure *m, struct err *err)
+{
+	struct suite_cli *c = &((struct mark_state *)m->self)->c;
+
+	if (!suite_cli_finish(c, m->opts, &m->st, "default", err) ||
+	    !mark_spec_validate(&c->s, err))
+		return false;
+	m->req.need_write = mark_needs_write(&c->s);
+	m->req.fill = c->s.base.pattern;
+	return true;
+}
+
+static void mark_announce(struct measure *m)
+{
+	const struct suite_cli *c = &((struct mark_state *)m->self)->c;
+
+	suite_print_estimate("iolab mark", c, m->req.path, mark_count(&c->s),
+			     mark_estimate_ns(&c->s));
+}
+
+static bool mark_measure(struct measure *m, struct err *err)
+{
+	struct mark_state *s = m->self;
+
+	if (mark_run(&s->c.s, &m->t, &s->res, err))
+		return true;
+	mark_result_free(&s->res);
+	return false;
+}
+
+static struct mark_report report_of(struct measure *m)
+{
+	return (struct mark_report){
+		.argc = m->argc,
+		.argv = m->argv,
+		.target = &m->t,
+		.res = &((struct mark_state *)m->self)->res,
+		.warnings = &m->warnings,
+	};
+}
+
+static bool render_text(struct measure *m, FILE *out, struct err *err)
+{
+	struct mark_report rep = report_of(m);
+
+	(void)err;
+	mark_text_print(&rep, out);
+	return true;
+}
+
+static bool render_json(struct measure *m, FILE *out, struct err *err)
+{
+	struct mark_report rep = report_of(m);
+
+	return mark_json_write(&rep, out, err);
+}
+
+static bool render_csv(struct measure *m, FILE *out, struct err *err)
+{
+	struct mark_report rep = report_of(m);
+
+	return mark_csv_write(&rep, out, err);
+}
+
+static int mark_status(struct measure *m, int rc)
+{
+	const struct mark_result *res = &((struct mark_state *)m->self)->res;
+
+	if (res->errors)
+		return EXIT_IO;
+	if (res->stop_signal)
+		return sig_exit_code(res->stop_signal);
+	return rc;
+}
+
+static void mark_done(struct measure *m)
+{
+	mark_result_free(&((struct mark_state *)m->self)->res);
+}
+
+static const struct measure_cmd mark_measure_cmd = {
+	.opts = &mark_cmd,
+	.prepare = mark_prepare,
+	.announce = mark_announce,
+	.run = mark_measure,
+	.render = { [MEASURE_TEXT] = render_text,
+		    [MEASURE_JSON] = render_json,
+		    [MEASURE_CSV] = render_csv },
+	.status = mark_status,
+	.done = mark_done,
+};
+
 int cmd_mark(int argc, char **argv)
 {
-	struct suite_cli c;
-	struct target_req req;
-	struct mark_result res;
-	struct warnings tw = { 0 };
-	struct target t = { 0 };
-	struct opt_state st;
-	struct err err = { 0 };
-	FILE *out = NULL;
-	const char *path;
-	int rc = EXIT_OK, prc;
-	bool prepared = false, complete = false;
+	struct mark_state s;
 
-	suite_cli_init(&c);
-	prc = opts_parse(&mark_cmd, argc, argv, &c, &st, &err);
-	if (prc != OPTS_OK) {
-		opts_state_free(&st);
-		return prc == OPTS_HELP ? EXIT_OK : err_report(&err);
-	}
-	if (!suite_cli_finish(&c, &mark_cmd, &st, "default", &err) ||
-	    !mark_spec_validate(&c.s, &err))
-		goto out;
-
-	path = st.npositional ? st.positional[0] : CLI_DEFAULT_TARGET;
-	suite_target_req(&c, path, mark_needs_write(&c.s), &req);
-	out = cli_open_output(c.output, path, &err);
-	if (!out)
-		goto out;
-	sig_install();
-	prepared = true;
-	suite_print_estimate("iolab mark", &c, path, mark_count(&c.s),
-			     mark_estimate_ns(&c.s));
-	if (!target_prepare(&t, &req, &tw, &err))
-		goto out;
-	if (!mark_run(&c.s, &t, &res, &err)) {
-		mark_result_free(&res);
-		goto out;
-	}
-	{
-		struct mark_report rep = {
-			.argc = argc + 1,
-			.argv = argv - 1,
-			.target = &t,
-			.res = &res,
-			.warnings = &tw,
-		};
-
-		if (c.json) {
-			if (!mark_json_write(&rep, out, &err))
-				rc = err_report(&err);
-		} else if (c.csv) {
-			if (!mark_csv_write(&rep, out, &err))
-				rc = err_report(&err);
-		} else {
-			mark_text_print(&rep, out);
-		}
-	}
-	complete = rc == EXIT_OK;
-	if (res.errors)
-		rc = EXIT_IO;
-	else if (res.stop_signal)
-		rc = sig_exit_code(res.stop_signal);
-	mark_result_free(&res);
-out:
-	rc = cli_finish(rc, &err, prepared ? &t : NULL, out, complete);
-	warnings_free(&tw);
-	opts_state_free(&st);
-	return rc;
+	memset(&s, 0, sizeof(s));
+	suite_cli_init(&s.c);
+	return measure_main(&mark_measure_cmd, &s, &s.c, &s.c.m, argc, argv);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Command-line pieces shared by mark and matrix; see suite.h. */
+/* Command-line pieces shared by mark and matrix; see mark_opts.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,8 +15,6 @@ void suite_cli_init(struct suite_cli *c)
 {
 	memset(c, 0, sizeof(*c));
 	mark_spec_defaults(&c->s);
-	c->engine = (int)c->s.base.engine;
-	c->cache = (int)c->s.base.cache;
 }
 
 static bool parse_only(struct suite_cli *c, struct err *err)
@@ -67,13 +65,6 @@ bool suite_cli_finish(struct suite_cli *c, const struct opt_cmd *cmd,
 	struct mark_spec *s = &c->s;
 	char list[160];
 
-	s->base.engine = (enum engine_kind)c->engine;
-	s->base.cache = (enum cache_mode)c->cache;
-	s->base.pattern = (enum data_pattern)c->pattern;
-	if (c->json && c->csv)
-		return err_set(
-			err, EXIT_USAGE, 0,
-			"--json and --csv exclude each other; choose one");
 	if (c->preset && c->tests)
 		return err_set(
 			err, EXIT_USAGE, 0,
@@ -117,24 +108,8 @@ bool suite_cli_finish(struct suite_cli *c, const struct opt_cmd *cmd,
 	if (opts_was_set(cmd, st, "time") && !s->time_ns)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--time must be above 0 (e.g. 5s or 500ms)");
-	s->progress = !c->no_progress && cli_progress_wanted();
+	s->progress = !c->m.no_progress && cli_progress_wanted();
 	return true;
-}
-
-void suite_target_req(const struct suite_cli *c, const char *path,
-		      bool need_write, struct target_req *req)
-{
-	memset(req, 0, sizeof(*req));
-	req->path = path;
-	req->size = c->size;
-	req->create_size = 1ull << 30;
-	req->offset = c->offset;
-	req->need_write = need_write;
-	req->allow_write_file = c->allow_write_file;
-	req->allow_write_device = c->allow_write_device;
-	req->keep = c->keep;
-	req->fill = c->s.base.pattern;
-	req->progress = c->s.progress;
 }
 
 const char *suite_fmt_eta(uint64_t ns, char *buf, size_t len)
@@ -171,7 +146,7 @@ void suite_print_estimate(const char *who, const struct suite_cli *c,
 					      mark_dir_names[d]);
 	if (stat(path, &sb) && errno == ENOENT)
 		snprintf(fill, sizeof(fill), ", after writing the %s test file",
-			 fmt_size(c->size ? c->size : 1ull << 30, sz,
+			 fmt_size(c->m.size ? c->m.size : 1ull << 30, sz,
 				  sizeof(sz)));
 	fprintf(stderr, "%s: %u test%s (%s), %s: about %s%s\n", who, ntests,
 		ntests == 1 ? "" : "s", dirs,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What `iolab mark` and `iolab matrix` share on the command line: the
- * suite's flags (preset, tests, directions, runs, times, data, safety,
- * output), how they become a mark spec and a target request, and the
+ * suite's flags (preset, tests, directions, runs, times), how they become
+ * a mark spec, and the
  * estimate printed before starting.
  */
 #ifndef IOLAB_CMD_MARK_MARK_OPTS_H
@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../measure.h"
 #include "../opts.h"
 #include "../../core/target.h"
 #include "mark_suite.h"
@@ -19,13 +20,10 @@ struct err;
 
 struct suite_cli {
 	struct mark_spec s;
-	int engine, cache, pattern; /* mark's --engine/--cache */
 	const char *preset, *tests, *only;
 	const char *engines, *caches; /* matrix's lists */
 	uint64_t time_ns, interval_ns; /* applied over the preset's */
-	uint64_t size, offset;
-	bool keep, allow_write_file, allow_write_device, json, csv, no_progress;
-	const char *output;
+	struct measure_flags m; /* region, safety, output */
 };
 
 /* Defaults before parsing (the matrix then changes preset and runs). */
@@ -37,9 +35,6 @@ void suite_cli_init(struct suite_cli *c);
 bool suite_cli_finish(struct suite_cli *c, const struct opt_cmd *cmd,
 		      const struct opt_state *st, const char *default_preset,
 		      struct err *err);
-/* The target request for this suite on @path. */
-void suite_target_req(const struct suite_cli *c, const char *path,
-		      bool need_write, struct target_req *req);
 /*
  * Before starting, on stderr: what will run and about how long it takes,
  * "iolab mark: 8 tests (read, write), 1 warm-up + 5 runs of 5 s per test,

@@ -8,17 +8,17 @@
 
 #include "../commands.h"
 #include "../common.h"
+#include "../measure.h"
 #include "../opts.h"
 #include "../mark/mark_opts.h"
 #include "../../core/target.h"
+#include "../../engine/engine.h"
 #include "../mark/mark_report.h"
 #include "matrix_report.h"
 #include "matrix_suite.h"
 #include "../../util/err.h"
 #include "../../util/parse.h"
 #include "../../util/sig.h"
-
-static const char *const pattern_names[] = { "random", "zero", NULL };
 
 #define OFF(f) offsetof(struct suite_cli, f)
 
@@ -51,29 +51,14 @@ static const struct opt matrix_table[] = {
 	{ "interval", 0, OPT_DURATION, "TIME", OFF(interval_ns),
 	  "pause between tests and cells, 0 for none (default 5s)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "Target and data" },
-	{ "size", 0, OPT_SIZE, "SIZE", OFF(size),
-	  "test file size, or the region of a device/file (default: 1G for a new file, else all)" },
-	{ "offset", 0, OPT_SIZE, "SIZE", OFF(offset),
-	  "start of the region (default 0)" },
-	{ "pattern", 0, OPT_CHOICE, "random|zero", OFF(pattern),
-	  "data written (default random: incompressible)", pattern_names },
-	{ "seed", 0, OPT_U64, "N", OFF(s.base.seed),
-	  "seed of the offset and data generators", NULL, 0, 1.8e19 },
-	{ "keep", 0, OPT_FLAG, NULL, OFF(keep),
-	  "keep the test file iolab created" },
-	{ "allow-write-file", 0, OPT_FLAG, NULL, OFF(allow_write_file),
-	  "allow writing to an existing file iolab did not create" },
-	{ "allow-write-device", 0, OPT_FLAG, NULL, OFF(allow_write_device),
-	  "allow writing to a block device (destroys its data)" },
+	OPT_ROWS_REGION(struct suite_cli),
+	OPT_ROWS_DATA(struct suite_cli, s.base.pattern, s.base.seed),
+	OPT_ROWS_SAFETY(struct suite_cli),
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
-	{ "json", 0, OPT_FLAG, NULL, OFF(json),
-	  "JSON report on stdout, with every cell and run" },
-	{ "csv", 0, OPT_FLAG, NULL, OFF(csv),
-	  "CSV on stdout: a line per cell, test and direction" },
-	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
-	  "write the report to FILE instead of stdout" },
-	{ "no-progress", 0, OPT_FLAG, NULL, OFF(no_progress),
-	  "no live progress line on stderr" },
+	OPT_ROWS_OUTPUT(struct suite_cli,
+			"JSON report on stdout, with every cell and run",
+			"CSV on stdout: a line per cell, test and direction"),
+	OPT_ROW_NO_PROGRESS(struct suite_cli),
 	{ .kind = OPT_GROUP },
 };
 
@@ -171,90 +156,129 @@ static bool build_spec(struct suite_cli *c, struct matrix_spec *m,
 	return matrix_spec_validate(m, err);
 }
 
-int cmd_matrix(int argc, char **argv)
-{
+/* One invocation: the flags and spec, then the result. */
+struct matrix_state {
 	struct suite_cli c;
-	struct matrix_spec m;
-	struct target_req req;
+	struct matrix_spec spec;
 	struct matrix_result res;
-	struct warnings tw = { 0 };
-	struct target t = { 0 };
-	struct opt_state st;
-	struct err err = { 0 };
-	struct stat sb;
-	FILE *out = NULL;
-	const char *path;
-	char eta[32], proc[128], sz[32], fill[96] = "";
-	unsigned int cells;
-	int rc = EXIT_OK, prc;
-	bool prepared = false, complete = false;
+};
 
-	suite_cli_init(&c);
-	c.s.runs = 1;
-	prc = opts_parse(&matrix_cmd, argc, argv, &c, &st, &err);
-	if (prc != OPTS_OK) {
-		opts_state_free(&st);
-		return prc == OPTS_HELP ? EXIT_OK : err_report(&err);
-	}
-	memset(&m, 0, sizeof(m));
-	if (!suite_cli_finish(&c, &matrix_cmd, &st, "cdm6", &err) ||
-	    !build_spec(&c, &m, &err))
-		goto out;
+static bool matrix_prepare(struct measure *m, struct err *err)
+{
+	struct matrix_state *s = m->self;
 
-	path = st.npositional ? st.positional[0] : CLI_DEFAULT_TARGET;
+	if (!suite_cli_finish(&s->c, m->opts, &m->st, "cdm6", err) ||
+	    !build_spec(&s->c, &s->spec, err))
+		return false;
 	/* Some cell writes whenever the suite writes. */
-	suite_target_req(&c, path, mark_needs_write(&m.mark), &req);
-	out = cli_open_output(c.output, path, &err);
-	if (!out)
-		goto out;
-	sig_install();
-	prepared = true;
-	cells = matrix_cells_to_run(&m);
-	if (stat(path, &sb) && errno == ENOENT)
+	m->req.need_write = mark_needs_write(&s->spec.mark);
+	m->req.fill = s->c.s.base.pattern;
+	return true;
+}
+
+static void matrix_announce(struct measure *m)
+{
+	const struct matrix_state *s = m->self;
+	const struct matrix_spec *ms = &s->spec;
+	char eta[32], proc[128], sz[32], fill[96] = "";
+	unsigned int cells = matrix_cells_to_run(ms);
+	struct stat sb;
+
+	if (stat(m->req.path, &sb) && errno == ENOENT)
 		snprintf(fill, sizeof(fill), ", after writing the %s test file",
-			 fmt_size(c.size ? c.size : req.create_size, sz,
-				  sizeof(sz)));
+			 fmt_size(s->c.m.size ? s->c.m.size :
+						m->req.create_size,
+				  sz, sizeof(sz)));
 	fprintf(stderr,
 		"iolab matrix: %u cell%s to measure (%u refused by QEMU), %u test%s each, %s: about %s%s\n",
-		cells, cells == 1 ? "" : "s", m.nengines * m.ncaches - cells,
-		mark_count(&m.mark), mark_count(&m.mark) == 1 ? "" : "s",
-		mark_procedure_text(&m.mark, proc, sizeof(proc)),
-		suite_fmt_eta(matrix_estimate_ns(&m), eta, sizeof(eta)), fill);
-	if (!target_prepare(&t, &req, &tw, &err))
-		goto out;
-	if (!matrix_run(&m, &t, &res, &err)) {
-		matrix_result_free(&res);
-		goto out;
-	}
-	{
-		struct matrix_report rep = {
-			.argc = argc + 1,
-			.argv = argv - 1,
-			.target = &t,
-			.res = &res,
-			.warnings = &tw,
-		};
+		cells, cells == 1 ? "" : "s",
+		ms->nengines * ms->ncaches - cells, mark_count(&ms->mark),
+		mark_count(&ms->mark) == 1 ? "" : "s",
+		mark_procedure_text(&ms->mark, proc, sizeof(proc)),
+		suite_fmt_eta(matrix_estimate_ns(ms), eta, sizeof(eta)), fill);
+}
 
-		if (c.json) {
-			if (!matrix_json_write(&rep, out, &err))
-				rc = err_report(&err);
-		} else if (c.csv) {
-			if (!matrix_csv_write(&rep, out, &err))
-				rc = err_report(&err);
-		} else {
-			matrix_text_print(&rep, out);
-		}
-	}
-	complete = rc == EXIT_OK;
-	for (unsigned int k = 0; k < res.ncells; k++)
-		if (res.cells[k].mark.errors && rc == EXIT_OK)
+static bool matrix_measure(struct measure *m, struct err *err)
+{
+	struct matrix_state *s = m->self;
+
+	if (matrix_run(&s->spec, &m->t, &s->res, err))
+		return true;
+	matrix_result_free(&s->res);
+	return false;
+}
+
+static struct matrix_report report_of(struct measure *m)
+{
+	return (struct matrix_report){
+		.argc = m->argc,
+		.argv = m->argv,
+		.target = &m->t,
+		.res = &((struct matrix_state *)m->self)->res,
+		.warnings = &m->warnings,
+	};
+}
+
+static bool render_text(struct measure *m, FILE *out, struct err *err)
+{
+	struct matrix_report rep = report_of(m);
+
+	(void)err;
+	matrix_text_print(&rep, out);
+	return true;
+}
+
+static bool render_json(struct measure *m, FILE *out, struct err *err)
+{
+	struct matrix_report rep = report_of(m);
+
+	return matrix_json_write(&rep, out, err);
+}
+
+static bool render_csv(struct measure *m, FILE *out, struct err *err)
+{
+	struct matrix_report rep = report_of(m);
+
+	return matrix_csv_write(&rep, out, err);
+}
+
+/* An I/O error in any cell; an interruption wins over it. */
+static int matrix_status(struct measure *m, int rc)
+{
+	const struct matrix_result *res =
+		&((struct matrix_state *)m->self)->res;
+
+	for (unsigned int k = 0; k < res->ncells; k++)
+		if (res->cells[k].mark.errors && rc == EXIT_OK)
 			rc = EXIT_IO;
-	if (res.stop_signal)
-		rc = sig_exit_code(res.stop_signal);
-	matrix_result_free(&res);
-out:
-	rc = cli_finish(rc, &err, prepared ? &t : NULL, out, complete);
-	warnings_free(&tw);
-	opts_state_free(&st);
+	if (res->stop_signal)
+		rc = sig_exit_code(res->stop_signal);
 	return rc;
+}
+
+static void matrix_done(struct measure *m)
+{
+	matrix_result_free(&((struct matrix_state *)m->self)->res);
+}
+
+static const struct measure_cmd matrix_measure_cmd = {
+	.opts = &matrix_cmd,
+	.prepare = matrix_prepare,
+	.announce = matrix_announce,
+	.run = matrix_measure,
+	.render = { [MEASURE_TEXT] = render_text,
+		    [MEASURE_JSON] = render_json,
+		    [MEASURE_CSV] = render_csv },
+	.status = matrix_status,
+	.done = matrix_done,
+};
+
+int cmd_matrix(int argc, char **argv)
+{
+	struct matrix_state s;
+
+	memset(&s, 0, sizeof(s));
+	suite_cli_init(&s.c);
+	s.c.s.runs = 1;
+	return measure_main(&matrix_measure_cmd, &s, &s.c, &s.c.m, argc, argv);
 }

@@ -7,23 +7,20 @@
 
 #include "../commands.h"
 #include "../common.h"
+#include "../measure.h"
 #include "../opts.h"
 #include "../../core/job.h"
 #include "../../core/runner.h"
 #include "../../core/target.h"
+#include "../../engine/engine.h"
 #include "run_report.h"
 #include "../../util/err.h"
 #include "../../util/sig.h"
 
 struct run_opts {
 	struct job_spec j;
-	int rw, engine, cache, pattern;
-	uint64_t size, offset;
-	bool keep, allow_write_file, allow_write_device, json, csv, no_progress;
-	const char *output;
+	struct measure_flags m;
 };
-
-static const char *const pattern_names[] = { "random", "zero", NULL };
 
 static bool set_percentiles(void *o, const char *arg, struct err *err)
 {
@@ -34,7 +31,7 @@ static bool set_percentiles(void *o, const char *arg, struct err *err)
 
 static const struct opt run_table[] = {
 	{ .kind = OPT_GROUP, .name = "", .help = "Workload" },
-	{ "rw", 0, OPT_CHOICE, "MODE", OFF(rw),
+	{ "rw", 0, OPT_ENUM, "MODE", OPT_ENUM_OFF(struct run_opts, j.rw),
 	  "read|write|randread|randwrite|rw|randrw (default randread)",
 	  rw_names },
 	{ "mix", 0, OPT_UINT, "PCT", OFF(j.mix_read_pct),
@@ -44,14 +41,8 @@ static const struct opt run_table[] = {
 	  "requests in flight per thread (default 1)", NULL, 1, 4096 },
 	{ "threads", 0, OPT_UINT, "N", OFF(j.threads),
 	  "job threads, each with its own queue (default 1)", NULL, 1, 256 },
-	{ "size", 0, OPT_SIZE, "SIZE", OFF(size),
-	  "test file size, or the region of a device/file (default: 1G for a new file, else all)" },
-	{ "offset", 0, OPT_SIZE, "SIZE", OFF(offset),
-	  "start of the region (default 0)" },
-	{ "pattern", 0, OPT_CHOICE, "random|zero", OFF(pattern),
-	  "data written (default random: incompressible)", pattern_names },
-	{ "seed", 0, OPT_U64, "N", OFF(j.seed),
-	  "seed of the offset and data generators", NULL, 0, 1.8e19 },
+	OPT_ROWS_REGION(struct run_opts),
+	OPT_ROWS_DATA(struct run_opts, j.pattern, j.seed),
 	{ .kind = OPT_GROUP, .name = "", .help = "Duration and pacing" },
 	{ "runtime", 0, OPT_DURATION, "TIME", OFF(j.runtime_ns),
 	  "measured time, e.g. 500ms, 10s, 2m (default 10s, at least 1ms)" },
@@ -64,12 +55,7 @@ static const struct opt run_table[] = {
 	  "open loop at N IOPS in total; latency from each request's intended start",
 	  NULL, 1, 1e8 },
 	{ .kind = OPT_GROUP, .name = "", .help = "QEMU engine and cache mode" },
-	{ "engine", 'e', OPT_CHOICE, "NAME", OFF(engine),
-	  "io_uring|native|threads|sync|null (default: io_uring if usable)",
-	  engine_names },
-	{ "cache", 'c', OPT_CHOICE, "MODE", OFF(cache),
-	  "none|directsync|writethrough|writeback|unsafe (default none)",
-	  cache_names },
+	OPT_ROWS_ENGINE(struct run_opts, j.engine, j.cache, ""),
 	{ "batch", 0, OPT_UINT, "N", OFF(j.submit_batch),
 	  "most I/Os per submit call (default QD/8, 1 to 4; like fio's iodepth_batch_submit)",
 	  NULL, 1, 4096 },
@@ -83,23 +69,15 @@ static const struct opt run_table[] = {
 	{ "cpus", 0, OPT_STRING, "LIST", OFF(j.cpus),
 	  "pin I/O threads to these CPUs, e.g. 0-1 or 0,2 (ones iolab may run on)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "Safety" },
-	{ "keep", 0, OPT_FLAG, NULL, OFF(keep),
-	  "keep the test file iolab created" },
-	{ "allow-write-file", 0, OPT_FLAG, NULL, OFF(allow_write_file),
-	  "allow writing to an existing file iolab did not create" },
-	{ "allow-write-device", 0, OPT_FLAG, NULL, OFF(allow_write_device),
-	  "allow writing to a block device (destroys its data)" },
+	OPT_ROWS_SAFETY(struct run_opts),
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
-	{ "json", 0, OPT_FLAG, NULL, OFF(json), "JSON report on stdout" },
-	{ "csv", 0, OPT_FLAG, NULL, OFF(csv),
-	  "CSV on stdout: one line per direction, for spreadsheets" },
-	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
-	  "write the report to FILE instead of stdout" },
+	OPT_ROWS_OUTPUT(
+		struct run_opts, "JSON report on stdout",
+		"CSV on stdout: one line per direction, for spreadsheets"),
 	{ "percentiles", 0, OPT_CALL, "LIST", 0,
 	  "latency percentiles, e.g. 50,99,99.9 (default fio's list)", NULL, 0,
 	  0, set_percentiles },
-	{ "no-progress", 0, OPT_FLAG, NULL, OFF(no_progress),
-	  "no live progress line on stderr" },
+	OPT_ROW_NO_PROGRESS(struct run_opts),
 	{ .kind = OPT_GROUP },
 };
 
@@ -121,104 +99,110 @@ static const struct opt_cmd run_cmd = {
 	.max_positional = 1,
 };
 
+/* One invocation: the flags, then the result. */
+struct run_state {
+	struct run_opts o;
+	struct run_result res;
+};
+
+static bool run_prepare(struct measure *m, struct err *err)
+{
+	struct run_opts *o = &((struct run_state *)m->self)->o;
+
+	if (opts_was_set(m->opts, &m->st, "ios") &&
+	    !opts_was_set(m->opts, &m->st, "runtime"))
+		o->j.runtime_ns = 0;
+	if (opts_was_set(m->opts, &m->st, "mix") && o->j.rw != RW_RW &&
+	    o->j.rw != RW_RANDRW)
+		return err_set(err, EXIT_USAGE, 0,
+			       "--mix applies to --rw rw or randrw, not %s",
+			       rw_name(o->j.rw));
+	if (!job_validate(&o->j, err) ||
+	    !job_check_memory(&o->j, "use a smaller --qd, --threads or --bs",
+			      err))
+		return false;
+	m->req.need_write = rw_writes(&o->j) && o->j.engine != ENGINE_NULL;
+	m->req.fill = o->j.pattern;
+	return true;
+}
+
+static bool run_measure(struct measure *m, struct err *err)
+{
+	struct run_state *s = m->self;
+	struct runner_opts ro = { .label = "iolab run" };
+
+	ro.progress = m->req.progress;
+	if (!runner_run(&s->o.j, &m->t, &ro, &s->res, err))
+		return false;
+	warn_merge(&m->warnings, &s->res.warnings);
+	return true;
+}
+
+static struct run_report report_of(struct measure *m)
+{
+	return (struct run_report){
+		.argc = m->argc,
+		.argv = m->argv,
+		.target = &m->t,
+		.res = &((struct run_state *)m->self)->res,
+		.warnings = &m->warnings,
+	};
+}
+
+static bool render_text(struct measure *m, FILE *out, struct err *err)
+{
+	struct run_report rep = report_of(m);
+
+	(void)err;
+	run_text_print(&rep, out);
+	return true;
+}
+
+static bool render_json(struct measure *m, FILE *out, struct err *err)
+{
+	struct run_report rep = report_of(m);
+
+	return run_json_write(&rep, out, err);
+}
+
+static bool render_csv(struct measure *m, FILE *out, struct err *err)
+{
+	struct run_report rep = report_of(m);
+
+	return run_csv_write(&rep, out, err);
+}
+
+static int run_status(struct measure *m, int rc)
+{
+	const struct run_result *res = &((struct run_state *)m->self)->res;
+
+	if (res->errors)
+		return EXIT_IO;
+	if (res->stop_signal)
+		return sig_exit_code(res->stop_signal);
+	return rc;
+}
+
+static void run_done(struct measure *m)
+{
+	result_free(&((struct run_state *)m->self)->res);
+}
+
+static const struct measure_cmd run_measure_cmd = {
+	.opts = &run_cmd,
+	.prepare = run_prepare,
+	.run = run_measure,
+	.render = { [MEASURE_TEXT] = render_text,
+		    [MEASURE_JSON] = render_json,
+		    [MEASURE_CSV] = render_csv },
+	.status = run_status,
+	.done = run_done,
+};
+
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = { 0 };
-	struct target_req req = { 0 };
-	struct run_result res;
-	struct warnings tw = { 0 };
-	struct target t = { 0 };
-	struct opt_state st;
-	struct err err = { 0 };
-	struct runner_opts ro = { .label = "iolab run" };
-	FILE *out = NULL;
-	int rc = EXIT_OK, prc;
-	bool prepared = false, complete = false;
+	struct run_state s = { 0 };
 
-	job_defaults(&o.j);
-	o.rw = (int)o.j.rw;
-	o.engine = (int)o.j.engine;
-	o.cache = (int)o.j.cache;
-	prc = opts_parse(&run_cmd, argc, argv, &o, &st, &err);
-	if (prc != OPTS_OK) {
-		opts_state_free(&st);
-		return prc == OPTS_HELP ? EXIT_OK : err_report(&err);
-	}
-	o.j.rw = (enum rw_mode)o.rw;
-	o.j.engine = (enum engine_kind)o.engine;
-	o.j.cache = (enum cache_mode)o.cache;
-	o.j.pattern = (enum data_pattern)o.pattern;
-	if (opts_was_set(&run_cmd, &st, "ios") &&
-	    !opts_was_set(&run_cmd, &st, "runtime"))
-		o.j.runtime_ns = 0;
-	if (opts_was_set(&run_cmd, &st, "mix") && o.j.rw != RW_RW &&
-	    o.j.rw != RW_RANDRW) {
-		err_set(&err, EXIT_USAGE, 0,
-			"--mix applies to --rw rw or randrw, not %s",
-			rw_name(o.j.rw));
-		goto out;
-	}
-	if (o.json && o.csv) {
-		err_set(&err, EXIT_USAGE, 0,
-			"--json and --csv exclude each other; choose one");
-		goto out;
-	}
-	/* Before the report file or the test file exists. */
-	if (!job_validate(&o.j, &err) ||
-	    !job_check_memory(&o.j, "use a smaller --qd, --threads or --bs",
-			      &err))
-		goto out;
-
-	req.path = st.npositional ? st.positional[0] : CLI_DEFAULT_TARGET;
-	req.size = o.size;
-	req.create_size = 1ull << 30;
-	req.offset = o.offset;
-	req.need_write = rw_writes(&o.j) && o.j.engine != ENGINE_NULL;
-	req.allow_write_file = o.allow_write_file;
-	req.allow_write_device = o.allow_write_device;
-	req.keep = o.keep;
-	req.fill = o.j.pattern;
-	req.progress = !o.no_progress && cli_progress_wanted();
-
-	out = cli_open_output(o.output, req.path, &err);
-	if (!out)
-		goto out;
-	sig_install();
-	prepared = true;
-	if (!target_prepare(&t, &req, &tw, &err))
-		goto out;
-	ro.progress = req.progress;
-	if (!runner_run(&o.j, &t, &ro, &res, &err))
-		goto out;
-	warn_merge(&tw, &res.warnings);
-	{
-		struct run_report rep = {
-			.argc = argc + 1,
-			.argv = argv - 1,
-			.target = &t,
-			.res = &res,
-			.warnings = &tw,
-		};
-
-		if (o.json) {
-			if (!run_json_write(&rep, out, &err))
-				rc = err_report(&err);
-		} else if (o.csv) {
-			if (!run_csv_write(&rep, out, &err))
-				rc = err_report(&err);
-		} else {
-			run_text_print(&rep, out);
-		}
-	}
-	complete = rc == EXIT_OK;
-	if (res.errors)
-		rc = EXIT_IO;
-	else if (res.stop_signal)
-		rc = sig_exit_code(res.stop_signal);
-	result_free(&res);
-out:
-	rc = cli_finish(rc, &err, prepared ? &t : NULL, out, complete);
-	warnings_free(&tw);
-	opts_state_free(&st);
-	return rc;
+	job_defaults(&s.o.j);
+	return measure_main(&run_measure_cmd, &s, &s.o, &s.o.m, argc, argv);
 }
