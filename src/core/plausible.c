@@ -127,7 +127,7 @@ static void unbacked_check(const struct job_spec *j, const struct target *t,
  * storage: when that flush takes a real share of the run's time, the
  * write figures were the cache's, and the rate counting it is given.
  */
-static void cached_writes(const struct run_result *r, const struct target *t,
+static void cached_writes(struct run_result *r, const struct target *t,
 			  struct warnings *w)
 {
 	const struct dir_stats *wr = &r->dir[DIR_WRITE];
@@ -148,7 +148,8 @@ static void cached_writes(const struct run_result *r, const struct target *t,
 	}
 	flush_s = (double)(clock_mono_ns() - t0) / 1e9;
 	close(fd);
-	if (flush_s < 0.05 || flush_s < 0.1 * r->elapsed_s)
+	r->cache_flush_s = flush_s;
+	if (!result_writes_cached(r))
 		return;
 	warn_add(
 		w, "cached-writes",

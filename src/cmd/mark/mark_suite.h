@@ -176,5 +176,8 @@ double mark_cell_mbps(const struct mark_cell *c);
  * run's full seconds). Called once its figures are summed up.
  */
 void mark_noise_check(struct mark_cell *c);
+/* The cell's coefficient of variation of MB/s, as mark_noise_check()
+ * judges it (over runs, or one run's seconds); NAN when unknown. */
+double mark_cell_cv(const struct mark_cell *c);
 
 #endif
