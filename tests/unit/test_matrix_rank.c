@@ -49,7 +49,7 @@ static bool has(char lines[][512], int n, const char *s)
 static void test_margin(void **state)
 {
 	struct matrix_cell a, b;
-	struct matrix_margin m;
+	struct margin m;
 
 	(void)state;
 	cell(&a, ENGINE_IO_URING, CACHE_NONE, 140, 0.05, false);

@@ -115,8 +115,8 @@ bool matrix_json_write(const struct matrix_report *rep, FILE *f,
 	json_object_set_new(rec, "next", jsetting(r, r->next_safe));
 	json_object_set_new(rec, "fastest", jsetting(r, r->best_any));
 	if (r->best_safe >= 0 && r->next_safe >= 0) {
-		struct matrix_margin m = matrix_margin(&r->cells[r->best_safe],
-						       &r->cells[r->next_safe]);
+		struct margin m = matrix_margin(&r->cells[r->best_safe],
+						&r->cells[r->next_safe]);
 		json_t *mj = json_object();
 
 		jset_real(mj, "ratio", m.ratio, 4);

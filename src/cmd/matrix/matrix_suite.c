@@ -120,20 +120,14 @@ static void cell_score(struct matrix_cell *c)
 	for (unsigned int i = 0; i < m->spec.ntests; i++) {
 		for (int d = 0; d < MARK_DIRS; d++) {
 			const struct mark_cell *mc = &m->cell[i][d];
-			double best = 0, cv;
+			double best = mc->scored ? mc->storage_mbps : 0, cv;
 
 			if (!m->spec.dir[d])
 				continue;
 			if (mc->page_cache_reads)
 				c->page_cache_reads = true;
-			for (unsigned int k = 0; k < mc->scored; k++) {
-				double v = result_storage_mbps(&mc->runs[k]);
-
-				if (result_writes_cached(&mc->runs[k]))
-					c->cached_writes = true;
-				if (v > best)
-					best = v;
-			}
+			if (mc->cached_writes)
+				c->cached_writes = true;
 			if (best <= 0) {
 				c->score_n = 0;
 				c->score_mbps = 0;
@@ -167,19 +161,11 @@ bool matrix_cell_ranked(const struct matrix_cell *c)
 	       !c->mark.partial && !matrix_cell_set_aside(c);
 }
 
-struct matrix_margin matrix_margin(const struct matrix_cell *a,
-				   const struct matrix_cell *b)
+struct margin matrix_margin(const struct matrix_cell *a,
+			    const struct matrix_cell *b)
 {
-	struct matrix_margin m = { NAN, NAN, false };
-
-	if (a->score_mbps <= 0 || b->score_mbps <= 0)
-		return m;
-	m.ratio = a->score_mbps / b->score_mbps;
-	if (isnan(a->score_unc) || isnan(b->score_unc))
-		return m;
-	m.unc = sqrt(a->score_unc * a->score_unc + b->score_unc * b->score_unc);
-	m.too_close = fabs(log(m.ratio)) <= 2 * m.unc;
-	return m;
+	return margin_of(a->score_mbps, a->score_unc, b->score_mbps,
+			 b->score_unc);
 }
 
 void matrix_rank(struct matrix_result *r)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "../mark/mark_suite.h"
+#include "../../util/margin.h"
 
 struct err;
 struct target;
@@ -88,15 +89,10 @@ bool matrix_cell_ranked(const struct matrix_cell *c);
  * the host page cache), or NULL. */
 const char *matrix_cell_set_aside(const struct matrix_cell *c);
 
-/* The lead of cell @a over cell @b and whether the noise explains it:
- * @unc combines both cells' relative uncertainties (NAN when either is
- * unknown); the lead is too close to call when ln(ratio) <= 2 unc. */
-struct matrix_margin {
-	double ratio, unc;
-	bool too_close;
-};
-struct matrix_margin matrix_margin(const struct matrix_cell *a,
-				   const struct matrix_cell *b);
+/* The lead of cell @a over cell @b against both cells' noise (see
+ * margin.h). */
+struct margin matrix_margin(const struct matrix_cell *a,
+			    const struct matrix_cell *b);
 
 /* Set best_safe, next_safe and best_any from the cells' scores. */
 void matrix_rank(struct matrix_result *r);

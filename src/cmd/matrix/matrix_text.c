@@ -166,7 +166,7 @@ static bool ranked_cached(const struct matrix_cell *c)
 static void margin_text(const struct matrix_cell *best,
 			const struct matrix_cell *next, char *buf, size_t len)
 {
-	struct matrix_margin m = matrix_margin(best, next);
+	struct margin m = matrix_margin(best, next);
 	char b[64];
 
 	setting(next, b, sizeof(b));
