@@ -34,6 +34,13 @@ double result_storage_mbps(const struct run_result *r)
 	       1e6;
 }
 
+double result_window_s(const struct run_result *r)
+{
+	double rt = (double)r->spec.runtime_ns / 1e9;
+
+	return r->spec.runtime_ns && r->elapsed_s > rt ? rt : r->elapsed_s;
+}
+
 bool result_writes_cached(const struct run_result *r)
 {
 	return r->cache_flush_s >= 0.05 &&

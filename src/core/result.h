@@ -63,6 +63,9 @@ double result_storage_mbps(const struct run_result *r);
 /* That flush took a real share of the run: its write figures were a
  * cache's (the "cached-writes" warning). */
 bool result_writes_cached(const struct run_result *r);
+/* The time the per-second series covers: the measured phase, without
+ * the drain of a timed run's last requests after its --runtime. */
+double result_window_s(const struct run_result *r);
 /* All reads and writes together. */
 uint64_t result_total_ios(const struct run_result *r);
 double result_cpu_us_per_io(const struct run_result *r);

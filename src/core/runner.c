@@ -213,6 +213,10 @@ static inline void lane_complete(struct lane *l, struct io_slot *s,
 	l->st[op].ios++;
 	l->st[op].bytes += op == IO_FLUSH ? 0 : s->len;
 	if (op != IO_FLUSH) {
+		/* The drain after the window (requests in flight at its end)
+		 * counts in its last second: never a second of its own. */
+		if (__builtin_expect(now >= l->ctl->end_ns, 0))
+			now = l->ctl->end_ns - 1;
 		while (now >= l->next_tick_ns) {
 			l->sec++;
 			l->next_tick_ns += 1000000000ull;
@@ -569,12 +573,13 @@ static bool no_io_check(const struct job_spec *j, const struct runner_opts *o,
 
 /*
  * Only the seconds measured: an --ios run sized for an hour may take a few
- * milliseconds. An I/O completing exactly on the last boundary opens one
- * more second.
+ * milliseconds; a timed run's drain belongs to its window's last second
+ * (result_window_s). An I/O completing exactly on the last boundary opens
+ * one more second.
  */
 static uint32_t measured_seconds(const struct run_result *res, uint32_t cap)
 {
-	uint32_t m = (uint32_t)ceil(res->elapsed_s);
+	uint32_t m = (uint32_t)ceil(result_window_s(res) - 1e-9);
 
 	if (m < cap && (res->ts[m].ios[0] || res->ts[m].ios[1]))
 		m++;
