@@ -144,6 +144,8 @@ static void fill_env(struct target *t, const struct stat *st)
 		snprintf(e->driver, sizeof(e->driver), "%s", bi.driver);
 		snprintf(e->model, sizeof(e->model), "%s", bi.model);
 		e->rotational = bi.rotational;
+		snprintf(e->link, sizeof(e->link), "%s", bi.link);
+		e->link_mbps = bi.link_mbps;
 		if (!t->logical_block_size)
 			t->logical_block_size = bi.logical_block_size;
 	}
