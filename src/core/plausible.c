@@ -241,10 +241,11 @@ void plausible_check(struct run_result *r, const struct target *t)
 	const struct dir_stats *rd = &r->dir[DIR_READ];
 	bool direct = cache_direct(j->cache);
 
-	if (j->engine == ENGINE_NULL) {
+	if (engine_has(j->engine, ENGINE_NO_IO)) {
 		warn_add(
 			w, "null-engine",
-			"--engine null does no I/O: these figures are iolab's own cost, not a device's");
+			"--engine %s does no I/O: these figures are iolab's own cost, not a device's",
+			engine_name(j->engine));
 		return;
 	}
 	if (t->env.ram_backed)
@@ -253,10 +254,11 @@ void plausible_check(struct run_result *r, const struct target *t)
 			"%s is backed by RAM (%s): the figures measure memory and the software path, not a disk",
 			t->path,
 			t->env.fs_type[0] ? t->env.fs_type : t->env.device);
-	if (j->engine == ENGINE_NATIVE && !direct)
+	if (engine_has(j->engine, ENGINE_NEEDS_DIRECT) && !direct)
 		warn_add(
 			w, "native-buffered",
-			"aio=native without O_DIRECT (forced): io_submit() blocks until each request is done, so the queue depth is effectively 1; QEMU refuses this setting");
+			"aio=%s without O_DIRECT (forced): io_submit() blocks until each request is done, so the queue depth is effectively 1; QEMU refuses this setting",
+			engine_qemu_aio(j->engine));
 	if (j->pattern == PATTERN_ZERO && rw_writes(j))
 		warn_add(
 			w, "zero-data",

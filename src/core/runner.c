@@ -105,14 +105,14 @@ static bool lane_setup(struct lane *l)
 	struct engine_setup es;
 
 	l->fd = -1;
-	if (j->engine != ENGINE_NULL) {
+	if (!(l->ops->flags & ENGINE_NO_IO)) {
 		l->fd = target_open(l->t, j->cache, writes, &l->err);
 		if (l->fd < 0)
 			return false;
 	}
 	/* An engine that never touches the data gets no buffers: its
 	 * slots keep buf NULL and lane_prep stamps nothing. */
-	if (l->ops->no_buffers)
+	if (l->ops->flags & ENGINE_NO_IO)
 		stride = 0;
 	l->bufs_len = stride * l->depth;
 	if (l->bufs_len) {
@@ -504,7 +504,7 @@ static void drop_page_cache(const struct job_spec *j, const struct target *t)
 {
 	int fd;
 
-	if (cache_direct(j->cache) || j->engine == ENGINE_NULL)
+	if (cache_direct(j->cache) || engine_has(j->engine, ENGINE_NO_IO))
 		return;
 	fd = target_reopen(t, O_RDONLY, NULL);
 	if (fd < 0)

@@ -731,7 +731,7 @@ bool target_check_job(const struct target *t, const struct job_spec *j,
 			err, EXIT_ENV, 0,
 			"refusing to write to %s: this run may only read it",
 			t->path);
-	if (!cache_direct(j->cache) || j->engine == ENGINE_NULL)
+	if (!cache_direct(j->cache) || engine_has(j->engine, ENGINE_NO_IO))
 		return true;
 	if (j->bs % a)
 		return err_set(

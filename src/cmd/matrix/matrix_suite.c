@@ -17,17 +17,15 @@ const char *const matrix_status_names[] = { "not-run", "ok", "refused",
 
 void matrix_spec_defaults(struct matrix_spec *s)
 {
-	static const enum engine_kind engines[] = { ENGINE_THREADS,
-						    ENGINE_NATIVE,
-						    ENGINE_IO_URING };
+	const enum engine_kind *engines;
 
 	memset(s, 0, sizeof(*s));
 	mark_spec_defaults(&s->mark);
 	mark_spec_set_preset(&s->mark, mark_preset_find("cdm6"));
 	s->mark.runs = 1;
 	s->mark.label = "matrix";
-	s->nengines = 3;
-	memcpy(s->engines, engines, sizeof(engines));
+	s->nengines = engine_qemu_kinds(&engines);
+	memcpy(s->engines, engines, s->nengines * sizeof(engines[0]));
 	s->ncaches = CACHE_COUNT;
 	for (int c = 0; c < CACHE_COUNT; c++)
 		s->caches[c] = (enum cache_mode)c;
