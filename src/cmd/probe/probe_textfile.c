@@ -27,15 +27,23 @@ bool probe_textfile_open(struct probe_textfile *tf, const char *dir,
 			 struct err *err)
 {
 	tf->dir = dir;
+	struct stat st;
+	int e;
+
 	tf->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (tf->dirfd < 0)
+	if (tf->dirfd >= 0)
+		return true;
+	e = errno;
+	/* O_DIRECTORY | O_NOFOLLOW on a link fails with ENOTDIR. */
+	if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
 		return err_set(
-			err, errno == ENOENT ? EXIT_USAGE : EXIT_ENV, errno,
-			"cannot open --textfile %s: %s; give the directory node_exporter's --collector.textfile.directory names",
-			dir,
-			errno == ELOOP ? "it is a symbolic link" :
-					 strerror(errno));
-	return true;
+			err, EXIT_ENV, ELOOP,
+			"--textfile %s is a symbolic link: refusing to write where it points; give the directory itself",
+			dir);
+	return err_set(
+		err, e == ENOENT || e == ENOTDIR ? EXIT_USAGE : EXIT_ENV, e,
+		"cannot open --textfile %s: %s; give the directory node_exporter's --collector.textfile.directory names",
+		dir, strerror(e));
 }
 
 static bool write_all(int fd, const char *buf, size_t len)

@@ -59,8 +59,22 @@ static int target_open(const char *path, uint64_t bs, uint64_t *size, char *why,
 	if (fd < 0) {
 		int e = errno;
 
-		snprintf(why, len, "cannot open %s read-only with O_DIRECT: %s",
-			 path, strerror(e));
+		/* open() checks O_DIRECT before the file type: say which. */
+		if (e == EINVAL && !stat(path, &st) && !S_ISREG(st.st_mode) &&
+		    !S_ISBLK(st.st_mode))
+			snprintf(
+				why, len,
+				"%s is neither a regular file nor a block device",
+				path);
+		else if (e == EINVAL)
+			snprintf(
+				why, len,
+				"cannot open %s with O_DIRECT: its filesystem does not support direct I/O",
+				path);
+		else
+			snprintf(why, len,
+				 "cannot open %s read-only with O_DIRECT: %s",
+				 path, strerror(e));
 		return -e;
 	}
 	if (fstat(fd, &st)) {
