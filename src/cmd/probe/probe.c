@@ -324,6 +324,19 @@ out_stop:
 		if (p.dr_valid)
 			doctor_free(&p.dr);
 		free(p.t);
+	} else {
+		/*
+		 * A read stuck in the kernel keeps the process, and so its
+		 * pipes, until the device answers: close them, so that cron
+		 * or a shell reading the complete output is not held too.
+		 */
+		if (err.msg[0])
+			rc = err_report(&err);
+		err.msg[0] = '\0';
+		fflush(stdout);
+		fflush(stderr);
+		close(STDOUT_FILENO);
+		close(STDERR_FILENO);
 	}
 out:
 	probe_textfile_close(&tf);
