@@ -54,8 +54,10 @@ with tmpdir() as d:
         f.truncate(4 << 20)
     fifo = os.path.join(d, "fifo")
     os.mkfifo(fifo)
-    hostile = os.path.join(d, 'we"ird\\na\nme')
+    hostile = os.path.join(d, 'we"ird\\na\nm\xe9')
     shutil.copy(data, hostile)
+    # as the label shows it: the newline as \x0a, UTF-8 kept
+    hostile_label = hostile.replace("\n", "\\x0a")
     missing = os.path.join(d, "missing.img")
     before = open(data, "rb").read()
 
@@ -85,9 +87,10 @@ with tmpdir() as d:
        "random data: no zero read")
     ok(v(fams, "iolab_probe_zero_reads_total", target=sparse) == 1,
        "a sparse file: its read counted as a zero read")
-    ok(v(fams, "iolab_probe_up", target=hostile) == 1 and
-       histogram_ok(fams, hostile) == 1,
-       "a name with quote, backslash and newline: escaped, parsed back")
+    ok(v(fams, "iolab_probe_up", target=hostile_label) == 1 and
+       histogram_ok(fams, hostile_label) == 1,
+       "a name with quote, backslash, newline and UTF-8: escaped, parsed "
+       "back")
     ok(v(fams, "iolab_probe_up", target=fifo) == 0 and
        v(fams, "iolab_probe_errors_total", target=fifo, op="read") == 1,
        "a FIFO: refused without blocking, counted as an error")

@@ -1,29 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The pieces of the text exposition format every family uses. Label values
- * come from paths and sysfs, so they are escaped, stripped of control and
- * non-ASCII bytes (which may not be UTF-8) and bounded.
+ * come from paths and sysfs: bounded, control characters and bytes that
+ * are not UTF-8 written as \xNN (util/term.c, so no newline is left to
+ * escape), then backslash and double quote escaped as the format wants.
  */
 #include <stdio.h>
 
 #include "probe_impl.h"
+#include "../../util/term.h"
 
 #define LABEL_MAX 256
 
 void prom_label_value(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (size_t i = 0; s[i] && i < LABEL_MAX; i++) {
-		unsigned char c = (unsigned char)s[i];
+	char src[LABEL_MAX + 1], clean[4 * LABEL_MAX + 1];
 
-		if (c == '\\' || c == '"')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c < 0x20 || c >= 0x7f) /* may not be UTF-8 */
-			fputc('?', f);
-		else
-			fputc(c, f);
+	/* Cut first: a character cut in two becomes \xNN escapes below. */
+	snprintf(src, sizeof(src), "%s", s);
+	term_sanitize(clean, sizeof(clean), src, 0);
+	fputc('"', f);
+	for (const char *c = clean; *c; c++) {
+		if (*c == '\\' || *c == '"')
+			fputc('\\', f);
+		fputc(*c, f);
 	}
 	fputc('"', f);
 }

@@ -74,7 +74,7 @@ void probe_render(struct probe *p, FILE *f);
 /* The exposition in a new NUL-terminated buffer; its length in *@len. */
 char *probe_render_buf(struct probe *p, size_t *len);
 
-/* probe_expo.c: a label value, escaped, at most 256 bytes, in quotes. */
+/* probe_expo.c: a label value from 256 bytes at most, escaped, in quotes. */
 void prom_label_value(FILE *f, const char *s);
 /* The HELP and TYPE lines of a family. */
 void prom_family(FILE *f, const char *name, const char *type, const char *help);
