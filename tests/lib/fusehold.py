@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A one-file FUSE filesystem served in a thread over the raw /dev/fuse
 protocol (stdlib only), whose read replies can be held while told to: a
-device that stalls, for the tests of stuck I/O. The file (NAME, SIZE bytes)
-reads as zeros. Needs root; skips (77) when FUSE cannot be mounted."""
+device that stalls, for the tests of stuck I/O, or fails its reads
+(fail_errno). The file (NAME, SIZE bytes) reads as zeros. Needs root;
+skips (77) when FUSE cannot be mounted."""
 import ctypes
 import os
 import struct
@@ -23,6 +24,7 @@ class Fuse:
     def __init__(self, mnt):
         self.fd = os.open("/dev/fuse", os.O_RDWR)
         self.hold = False
+        self.fail_errno = 0  # reads fail with this errno while non-zero
         self.held = []
         self.lock = threading.Lock()
         libc = ctypes.CDLL(None, use_errno=True)
@@ -82,6 +84,9 @@ class Fuse:
                 _, off, size = struct.unpack_from("=QQI", arg)
                 size = max(0, min(size, SIZE - off))
                 with self.lock:
+                    if self.fail_errno:
+                        self.reply(unique, self.fail_errno)
+                        continue
                     if self.hold:
                         self.held.append((unique, size))
                         continue
