@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from iolabtest import run, ok, done, tmpdir  # noqa
+from iolabtest import run, ok, done, tmpdir, loopdev  # noqa
 import promtext  # noqa
 
 PROMTOOL = shutil.which("promtool")
@@ -143,6 +143,24 @@ with tmpdir() as d:
     rc, out, err = run(["probe", "--once", "--textfile", link, data])
     ok(rc == 2 and "symbolic link" in err,
        "--textfile through a link to a directory: refused (%s)" % err.strip())
+
+    # a block device (root: a loop device over a file of random data)
+    if os.geteuid() == 0 and shutil.which("losetup"):
+        with loopdev(16, under=d) as dev:
+            with open(dev, "wb") as f:
+                f.write(os.urandom(16 << 20))
+            rc, out, err = run(["probe", "--once", "--no-doctor", dev])
+            fams = promtext.parse(out)
+            ok(rc == 0 and promtext.value(fams, "iolab_probe_up",
+                                          target=dev) == 1 and
+               histogram_ok(fams, dev) == 1,
+               "a block device: read, one read counted (%s)" % err.strip())
+            ok(promtext.value(fams, "iolab_disk_reads_completed_total",
+                              disk=os.path.basename(dev)) is not None,
+               "its kernel counters exported with disk=%s" %
+               os.path.basename(dev))
+    else:
+        print("skip the block device: needs root and losetup")
 
     # usage
     for args, what in [([data], "no output named"),
