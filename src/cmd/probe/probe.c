@@ -326,17 +326,19 @@ out_stop:
 		free(p.t);
 	} else {
 		/*
-		 * A read stuck in the kernel keeps the process, and so its
-		 * pipes, until the device answers: close them, so that cron
-		 * or a shell reading the complete output is not held too.
+		 * A worker is stuck in the kernel and still uses @p, which
+		 * lives in this frame: end the process here, never return.
+		 * It lingers, pipes included, until the device answers, so
+		 * close them first: cron or a shell reading the complete
+		 * output is not held too.
 		 */
 		if (err.msg[0])
 			rc = err_report(&err);
-		err.msg[0] = '\0';
 		fflush(stdout);
 		fflush(stderr);
 		close(STDOUT_FILENO);
 		close(STDERR_FILENO);
+		_exit(rc);
 	}
 out:
 	probe_textfile_close(&tf);
