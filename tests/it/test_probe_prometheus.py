@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """iolab probe against the real parts, all on loopback and started here:
 Debian's prometheus scrapes `iolab probe --listen` and answers
-histogram_quantile(0.99, ...) over the probe's histogram; Debian's
+histogram_quantile(0.99, ...) over the probe's histogram and every query
+of the Grafana dashboard (deploy/grafana); Debian's
 prometheus-node-exporter serves the file `iolab probe --textfile` keeps.
 Skips with the reason when a binary is missing."""
 import json
@@ -19,6 +20,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from iolabtest import IOLAB, ok, done, skip, tmpdir  # noqa
 import promtext  # noqa
 
+SRC = os.environ.get("IOLAB_SRC") or os.path.join(os.path.dirname(__file__),
+                                                  "..", "..")
+DASHBOARD = os.path.join(SRC, "deploy", "grafana", "iolab-probe.json")
 PROM = shutil.which("prometheus")
 NODE = shutil.which("prometheus-node-exporter") or shutil.which("node_exporter")
 if not PROM and not NODE:
@@ -79,7 +83,7 @@ with tmpdir() as d:
     else:
         probe = subprocess.Popen(
             [IOLAB, "probe", "--listen", "127.0.0.1:0", "--interval", "100ms",
-             "--no-doctor", data], stderr=subprocess.PIPE, text=True)
+             data], stderr=subprocess.PIPE, text=True)
         port = probe_port(probe)
         ok(port, "probe --listen 127.0.0.1:0: says its port")
         web = free_port()
@@ -122,6 +126,24 @@ with tmpdir() as d:
             ok(meta["data"].get("iolab_probe_latency_seconds", [{}])[0]
                .get("type") == "histogram",
                "prometheus sees iolab_probe_latency_seconds as a histogram")
+            # every query of the Grafana dashboard, Grafana's variables
+            # filled in, is valid PromQL and has data
+            dash = json.load(open(DASHBOARD))
+            for panel in dash["panels"]:
+                for t in panel["targets"]:
+                    expr = t["expr"].replace("$instance", ".*").replace(
+                        "$__rate_interval", "10s")
+                    try:
+                        res = wait_for(panel["title"], lambda: query(expr), 20)
+                    except OSError as e:
+                        res = None
+                        print("  %s: %s" % (expr, e))
+                    ok(res, "dashboard panel '%s': its query answers" %
+                       panel["title"])
+            var = dash["templating"]["list"][1]["definition"]
+            ok(var == "label_values(iolab_build_info, instance)" and
+               query("iolab_build_info"),
+               "dashboard variable: iolab_build_info carries the instance")
             bad = query("scrape_samples_post_metric_relabeling"
                         '{job="iolab"} == 0')
             ok(bad == [], "no scrape came back empty")
