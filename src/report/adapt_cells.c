@@ -93,6 +93,7 @@ static void cell_figs(struct rdoc *d, const char *title_prefix,
 			}
 			rdoc_fig(d, key, group, name, RU_MBPS, RB_HIGHER,
 				 adapt_stat(dir, "mbps", "max"), 0);
+			adapt_dir_mbps_samples(d, key, dir);
 		}
 }
 
