@@ -76,11 +76,13 @@ const char *cmp_verdict_text(const struct cmp_row *r, size_t i, char *buf,
 		return buf;
 	}
 	if (nz->need > 99999)
-		snprintf(buf, len, "within noise (over 99999 %s to tell)",
-			 nz->kind == RSP_RUNS ? "runs" : "s runs");
+		snprintf(buf, len, "within noise (%s 99999%s to tell)",
+			 nz->kind == RSP_RUNS ? "over" : "runs of over",
+			 nz->kind == RSP_RUNS ? " runs" : " s");
 	else
-		snprintf(buf, len, "within noise (%.0f %s to tell)", nz->need,
-			 nz->kind == RSP_RUNS ? "runs" : "s runs");
+		snprintf(buf, len, "within noise (%s%.0f%s to tell)",
+			 nz->kind == RSP_RUNS ? "" : "runs of ", nz->need,
+			 nz->kind == RSP_RUNS ? " runs" : " s");
 	return buf;
 }
 

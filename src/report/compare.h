@@ -125,7 +125,7 @@ const char *cmp_verdict_name(enum cmp_verdict v);
 /* "runs" or "seconds": what a spread's samples are. */
 const char *cmp_spread_name(enum rspread k);
 /* The verdict with, within noise, what it takes to tell:
- * "within noise (12 runs to tell)", "within noise (40 s runs to tell)". */
+ * "within noise (12 runs to tell)", "within noise (runs of 40 s to tell)". */
 const char *cmp_verdict_text(const struct cmp_row *r, size_t i, char *buf,
 			     size_t len);
 /* "A", "B", ... */

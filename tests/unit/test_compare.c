@@ -160,7 +160,7 @@ static void test_judge_seconds(void **state)
 	row.verdict[1] = CV_NOISE;
 	row.noise[1] = nz;
 	assert_non_null(strstr(cmp_verdict_text(&row, 1, buf, sizeof(buf)),
-			       " s runs to tell)"));
+			       "within noise (runs of "));
 	/* Steady seconds, three times the IOPS: better. */
 	assert_int_equal(judge(RU_IOPS, RB_HIGHER, 20554, 60900, RSP_SECONDS,
 			       q1, 4, q2, 4, &nz),
