@@ -55,6 +55,7 @@ static void heat_free(struct rheat *h)
 	for (size_t i = 0; i < h->nrows * h->ncols; i++) {
 		free(h->cells[i].status);
 		free(h->cells[i].flag);
+		free(h->cells[i].key);
 	}
 	for (size_t i = 0; i < h->nnotes; i++)
 		free(h->notes[i]);

@@ -109,6 +109,7 @@ struct rcell {
 	char *status; /* "refused", "failed", NULL */
 	char *flag; /* a mark on a measured cell: "page cache" */
 	int note; /* 1-based footnote, 0 none */
+	char *key; /* the figure it shows, for compare's verdict, or NULL */
 };
 
 struct rheat {

@@ -197,6 +197,15 @@ with tmpdir() as t:
     s = secs["cmp-matrix"]
     ok(any(cls(f, "heat") for f in s.iter(X + "figure")),
        "matrix compare view: ratio heat maps")
+    # A ratio cell is coloured only where compare calls it better or
+    # worse; its title says the verdict.
+    cells = [td for f in s.iter(X + "figure") if cls(f, "heat")
+             for td in f.iter(X + "td") if cls(td, "v")]
+    ok(cells and all(
+        ("#f7f7f7" in td.get("style")) !=
+        td.get("title").endswith((": better", ": worse")) for td in cells),
+       "matrix compare view: %d cells coloured by compare's verdict" %
+       len(cells))
     s = secs["cmp-doctor"]
     ok("gone" in text_of(s) and "new" in text_of(s),
        "doctor compare view: findings gone and new")
