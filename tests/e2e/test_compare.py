@@ -114,6 +114,54 @@ for key, field in (("read/iops", "read_iops"), ("read/mbps", "read_mbps")):
        fig[key]["spread"][1]["n"] == len(sb), "%s: samples counted" % key)
 ok(fig["read/iops"]["verdict"][1] == "better",
    "QD16 against QD1: IOPS better beyond the noise")
+
+# Where the samples come from: a cut last second is left out; a mark
+# test of one run has its seconds, of several runs its runs.
+with tmpdir() as t:
+    cut = json.loads(json.dumps(ja))
+    ts = cut["jobs"][0]["timeseries"]
+    ts.append(dict(ts[-1], t_s=len(ts) + 1, span_s=0.4, read_iops=1))
+    for p in ts[:-1]:
+        p["span_s"] = 1.0
+    pc = os.path.join(t, "cut.json")
+    with open(pc, "w") as fh:
+        json.dump(cut, fh)
+    dc = {x["key"]: x for x in run_json(["compare", golden(A), pc])["figures"]}
+    ok(dc["read/iops"]["spread"][1]["n"] == len(ts) - 1 and
+       dc["read/iops"]["verdict"][1] == "same",
+       "run: the cut last second is not a sample (%d of %d)" %
+       (dc["read/iops"]["spread"][1]["n"], len(ts)))
+    mk = load("mark-vda.json")
+    one = json.loads(json.dumps(mk))
+    for tt in one["tests"]:
+        for dr in ("read", "write"):
+            if tt.get(dr):
+                r0 = tt[dr]["runs"][0]
+                r0["timeseries"] = [
+                    {"t_s": i + 1, "span_s": 1.0,
+                     "read_iops": 100 + i, "write_iops": 0,
+                     "read_mbps": 10.0 + i, "write_mbps": 0.0}
+                    for i in range(4)]
+                tt[dr]["runs"] = [r0]
+    po = os.path.join(t, "one.json")
+    with open(po, "w") as fh:
+        json.dump(one, fh)
+    dm = run_json(["compare", golden("mark-vda.json"), po])
+    f0 = dm["figures"][0]
+    ok(f0["spread"][0]["kind"] == "runs" and
+       f0["spread"][0]["n"] == len(mk["tests"][0]["read"]["runs"]) and
+       f0["spread"][1]["kind"] == "seconds" and f0["spread"][1]["n"] == 4,
+       "mark: runs in A, the one run's 4 seconds in B (%r)" % f0["spread"])
+    ok(all(x["test"][1] is None and
+           x["verdict"][1] in ("same", "no spread known", None)
+           for x in dm["figures"]),
+       "mark: runs against seconds are not mixed: no spread known")
+    dd = {x["key"]: x for x in run_json(["compare", po, po])["figures"]}
+    x = dd["SEQ1M Q8T1/read/mbps"]
+    ok(x["test"][1]["kind"] == "seconds" and
+       close(x["spread"][1]["mean"], 11.5) and
+       dd["SEQ1M Q8T1/read/lat_mean"]["spread"][1] is None,
+       "mark of one run: MB/s from its seconds, latency without spread")
 ok(fig["read/lat_mean"]["verdict"][1] == "no spread known" and
    fig["read/lat_mean"]["test"][1] is None,
    "a run's latency has no per-second spread: no spread known")
