@@ -17,9 +17,11 @@ B really is different and must be called so (for the null engine, by 3
 of its 4 tests at least, and never the other way).
 
 The machine is shared, so its load can shift between two measurements,
-which no test of the samples of one of them can see: a check that fails
-is measured again once before it counts (an honest level fails both with
-a probability of at most 1 in 400; a verdict by ratio alone, every time).
+which no test of the samples of one of them can see (seen here: a second
+mark a third faster in every test, as the other jobs paused): a check
+that fails is measured again, up to three times in all, before it counts
+(an honest level fails all three with a probability of at most 1 in
+8000; a verdict by ratio alone, every time).
 """
 import os
 import sys
@@ -90,17 +92,19 @@ def aa(d, what, args):
              aga["same"], aga["within_noise"], aga["no_spread_known"]))
 
 
-def twice(check):
+def tries(check, n=3):
     good, msg = check()
-    if not good:
+    for _ in range(n - 1):
+        if good:
+            break
         print("# once more after: " + msg)
         good, msg = check()
     ok(good, msg)
 
 
 with tmpdir() as d:
-    twice(lambda: aa(d, "run", RUN))
-    twice(lambda: aa(d, "mark", MARK))
+    tries(lambda: aa(d, "run", RUN))
+    tries(lambda: aa(d, "mark", MARK))
 
     def run_ab():
         # 5 full seconds each: 3 left Welch's test 2 degrees of freedom.
@@ -136,7 +140,7 @@ with tmpdir() as d:
                 ", ".join("%.0fx %s" % (x["ratio"][1], x["verdict"][1])
                           for x in mbps))
 
-    twice(run_ab)
-    twice(mark_ab)
+    tries(run_ab)
+    tries(mark_ab)
 
 done()
