@@ -134,17 +134,6 @@ static bool check_prepare(struct measure *m, struct err *err)
 	return true;
 }
 
-static void check_announce(struct measure *m)
-{
-	const struct check_result *r = &((struct check_state *)m->self)->res;
-	char rt[32];
-
-	fprintf(stderr, "iolab check %s: %d step%s of %s each\n",
-		r->profile->name, r->profile->nsteps,
-		r->profile->nsteps == 1 ? "" : "s",
-		fmt_duration(r->runtime_ns, rt, sizeof(rt)));
-}
-
 static void job_of(const struct check_step *s, uint64_t runtime_ns,
 		   struct job_spec *j)
 {
@@ -248,7 +237,6 @@ static void check_done(struct measure *m)
 static const struct measure_cmd check_measure_cmd = {
 	.opts = &check_cmd,
 	.prepare = check_prepare,
-	.announce = check_announce,
 	.run = check_measure,
 	.render = { [MEASURE_TEXT] = render_text,
 		    [MEASURE_JSON] = render_json,
