@@ -179,6 +179,8 @@ static bool check_measure(struct measure *m, struct err *err)
 		}
 	}
 	check_judge_all(r, &m->t);
+	if (r->verdict == CHECK_FAIL)
+		check_hints_collect(r, &m->t);
 	return true;
 }
 
@@ -232,6 +234,7 @@ static int check_status(struct measure *m, int rc)
 static void check_done(struct measure *m)
 {
 	check_result_free(&((struct check_state *)m->self)->res);
+	check_hints_free(&((struct check_state *)m->self)->res);
 }
 
 static const struct measure_cmd check_measure_cmd = {

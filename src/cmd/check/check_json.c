@@ -54,7 +54,7 @@ bool check_json_write(const struct check_report *r, FILE *f, struct err *err)
 	const struct check_profile *p = res->profile;
 	json_t *doc = jdoc_new("check", r->argc, r->argv);
 	json_t *opts = json_object(), *steps = json_array();
-	json_t *crit = json_array();
+	json_t *crit = json_array(), *hints = json_array();
 
 	json_object_set_new(opts, "profile", json_string(p->name));
 	json_object_set_new(opts, "runtime_ns",
@@ -84,6 +84,20 @@ bool check_json_write(const struct check_report *r, FILE *f, struct err *err)
 				      jcriterion(&p->crit[i], &res->fig[i],
 						 res->judged));
 	json_object_set_new(doc, "criteria", crit);
+	for (size_t i = 0; i < res->nhints; i++) {
+		const struct check_hint *h = &res->hints[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "id", json_string(h->id));
+		json_object_set_new(o, "severity", json_string(h->severity));
+		json_object_set_new(o, "disk",
+				    h->disk[0] ? json_string(h->disk) :
+						 json_null());
+		json_object_set_new(o, "message", json_string(h->message));
+		json_object_set_new(o, "fix", json_string(h->fix));
+		json_array_append_new(hints, o);
+	}
+	json_object_set_new(doc, "doctor_findings", hints);
 	json_object_set_new(
 		doc, "verdict",
 		res->judged ? json_string(check_verdict_names[res->verdict]) :

@@ -17,6 +17,14 @@
 struct err;
 struct target;
 
+/* One of doctor's findings that bears on the disk under the target. */
+struct check_hint {
+	char id[40]; /* doctor's stable id: "emulated-ide" */
+	char disk[64]; /* "" for the whole system */
+	const char *severity; /* "info", "warning", "critical" */
+	char *message, *fix;
+};
+
 struct check_result {
 	const struct check_profile *profile;
 	uint64_t runtime_ns; /* per step */
@@ -27,6 +35,8 @@ struct check_result {
 	enum check_verdict verdict;
 	int stop_signal; /* a step was stopped by it */
 	bool io_error;
+	struct check_hint *hints; /* doctor's, when the profile failed */
+	size_t nhints;
 };
 
 struct check_report {
@@ -40,6 +50,9 @@ struct check_report {
 /* Judge every criterion of a complete result; sets fig, verdict. */
 void check_judge_all(struct check_result *r, const struct target *t);
 void check_result_free(struct check_result *r);
+/* Doctor's findings for the disk under @t (none on RAM), into r->hints. */
+void check_hints_collect(struct check_result *r, const struct target *t);
+void check_hints_free(struct check_result *r);
 
 /* "etcd  etcd write-ahead log" and each step and criterion, for --list. */
 void check_list_print(FILE *f);

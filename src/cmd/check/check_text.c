@@ -171,7 +171,9 @@ void check_text_print(const struct check_report *rep, FILE *f)
 		const struct check_criterion *c = &p->crit[i];
 		const struct check_figure *g = &r->fig[i];
 
-		if (isfinite(g->margin))
+		if (isfinite(g->margin) && fabs(g->margin) < 0.1)
+			snprintf(mg, sizeof(mg), "%+.1f%%", 100 * g->margin);
+		else if (isfinite(g->margin))
 			snprintf(mg, sizeof(mg), "%+.0f%%", 100 * g->margin);
 		else
 			snprintf(mg, sizeof(mg), "-");
@@ -199,6 +201,17 @@ void check_text_print(const struct check_report *rep, FILE *f)
 				p->crit[i].fix);
 			any = true;
 		}
+	for (size_t i = 0; i < r->nhints; i++) {
+		const struct check_hint *h = &r->hints[i];
+
+		fprintf(f, "%s  %s (%s%s%s): %s; %s\n",
+			any || i ? "" : "\nWhat to change:\n", h->id,
+			h->severity, h->disk[0] ? ", " : "", h->disk,
+			term_safe(h->message), term_safe(h->fix));
+	}
+	if (r->nhints)
+		fprintf(f,
+			"  (from iolab doctor; it prints each fix in full)\n");
 	fprintf(f, "\nSources:\n");
 	for (int i = 0; i < p->ncrit; i++)
 		fprintf(f, "  %s: %s\n", p->crit[i].id, p->crit[i].source);

@@ -125,9 +125,11 @@ static void estimate(const struct check_criterion *c,
 		int k = in->nper_s;
 
 		f->value = in->elapsed_s > 0 ? (double)n / in->elapsed_s : NAN;
-		if (k < 3) {
-			/* A closed loop's rate is the inverse of its mean
-			 * cycle: bound that mean instead. */
+		if (k < CHECK_MIN_SECONDS) {
+			/* Too few seconds to be samples of their own (with 3,
+			 * Student's t is 4.3: one stall makes any rate
+			 * undecidable). A closed loop's rate is the inverse
+			 * of its mean cycle: bound that mean instead. */
 			if (n >= CHECK_MIN_SAMPLES && isfinite(in->cycle_cv)) {
 				half = Z95 * in->cycle_cv / sqrt((double)n);
 				f->lo = f->value / (1.0 + half);
@@ -137,9 +139,9 @@ static void estimate(const struct check_criterion *c,
 			}
 			snprintf(
 				f->reason, sizeof(f->reason),
-				"too short: %llu operations in %.1f s cannot bound a rate (%d operations or 3 s needed); measure longer (--runtime)",
+				"too short: %llu operations in %.1f s cannot bound a rate (%d operations or %d s needed); measure longer (--runtime)",
 				(unsigned long long)n, in->elapsed_s,
-				CHECK_MIN_SAMPLES);
+				CHECK_MIN_SAMPLES, CHECK_MIN_SECONDS);
 			return;
 		}
 		for (int i = 0; i < k; i++) {

@@ -35,7 +35,7 @@ struct check_input {
 	int nper_s;
 	/* Spread of one operation's cycle (stddev / mean of its latency,
 	 * or of its flush's where each is followed by one): bounds a rate
-	 * measured over fewer than 3 whole seconds. */
+	 * measured over fewer than CHECK_MIN_SECONDS. */
 	double cycle_cv;
 	/* Set by the caller when the target cannot keep data: a RAM-backed
 	 * file (tmpfs), so no figure says anything about a disk. */
@@ -56,6 +56,8 @@ struct check_figure {
 
 /* Fewest samples below which a mean or a maximum is not judged. */
 #define CHECK_MIN_SAMPLES 30
+/* Fewest whole seconds whose counts bound a rate on their own. */
+#define CHECK_MIN_SECONDS 10
 
 /*
  * Ranks (1-based) of the order statistics that bound the @pct percentile
