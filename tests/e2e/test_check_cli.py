@@ -95,6 +95,24 @@ with tmpdir() as d:
         ok(not doc["partial"], "etcd disk: judged, not partial")
     ok(files_like(d) == [], "etcd disk: the test file is removed")
 
+    # compare and report read check results
+    a, b = os.path.join(d, "a.json"), os.path.join(d, "b.json")
+    for path in (a, b):
+        run(["check", "etcd", "--dir", d, "--runtime", "1s", "--json", "-o",
+             path] + QUIET)
+    rc, out, err = run(["compare", a, b])
+    ok(rc == 0 and "2 check results" in out and
+       "99th percentile of the fdatasync" in out,
+       "compare of two check results: %d %s" % (rc, err.strip()[:200]))
+    html = os.path.join(d, "r.html")
+    rc, out, err = run(["report", a, b, "-o", html])
+    ok(rc == 0 and os.path.exists(html) and
+       "wal-fdatasync-p99" in open(html).read(),
+       "report of check results: %d %s" % (rc, err.strip()[:200]))
+    os.unlink(a)
+    os.unlink(b)
+    os.unlink(html)
+
     # an existing file iolab did not create: refused and left as it was
     f = os.path.join(d, "mine.dat")
     with open(f, "wb") as fh:

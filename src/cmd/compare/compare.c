@@ -44,8 +44,8 @@ static const struct opt_cmd compare_cmd = {
 	.synopsis = "iolab compare [OPTIONS] A.json B.json [C.json ...]",
 	.summary =
 		"Compare results of one command (run, mark, matrix, calibrate, doctor,\n"
-		"advise, lab), written with --json: every figure side by side with its\n"
-		"ratio to A, better and worse marked, and the settings that differ.",
+		"advise, lab, check), written with --json: every figure side by side with\n"
+		"its ratio to A, better and worse marked, and the settings that differ.",
 	.opts = compare_table,
 	.footer =
 		"A file may be '-' for standard input.\n"
