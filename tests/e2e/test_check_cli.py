@@ -8,10 +8,13 @@ is checked for consistency, never for a value."""
 import hashlib
 import json
 import os
+import signal
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from iolabtest import ok, run, done, tmpdir, files_like  # noqa
+from iolabtest import IOLAB, ok, run, done, tmpdir, files_like  # noqa
 
 QUIET = ["--no-progress"]
 PROFILES = ["etcd", "postgresql", "mysql", "oracle", "zookeeper"]
@@ -133,6 +136,22 @@ with tmpdir() as d:
        all(l.startswith("zookeeper,") for l in lines[1:]),
        "zookeeper --csv: header and one line per criterion (%d) %r" % (
            rc, lines[:2]))
+
+# Ctrl-C in the middle: what ran is reported, not judged; exit 130; the
+# test file removed
+with tmpdir() as d:
+    # A small file fills at once: the signal lands in the steps.
+    p = subprocess.Popen([IOLAB, "check", "postgresql", "--dir", d,
+                          "--runtime", "3s", "--size", "8M"] + QUIET,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    time.sleep(4)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    ok(p.returncode == 130 and "NOT JUDGED" in out,
+       "Ctrl-C: exit 130 and a report marked not judged: %d %r" % (
+           p.returncode, out[-200:]))
+    ok(files_like(d) == [], "Ctrl-C: the test file is removed")
 
 # tmpfs: nothing reaches a disk; no pass is possible
 if os.path.isdir("/dev/shm"):
