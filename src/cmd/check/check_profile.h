@@ -26,6 +26,9 @@ struct check_step {
 	enum engine_kind engine;
 	enum cache_mode cache; /* how the database opens its file */
 	uint64_t flush_every; /* fdatasync after every N writes, 0 never */
+	/* The first bytes of the region it uses, 0 all: a WAL page that
+	 * each small commit writes again (pg_test_fsync's offset 0). */
+	uint64_t span_bytes;
 };
 
 /* The statistic a criterion reads from its step. */

@@ -53,12 +53,16 @@ const struct check_profile check_profiles[] = {
 		.title = "PostgreSQL WAL commits and data-file reads",
 		.nsteps = 3,
 		.steps = {
-			LOG_STEP("wal-fdatasync", 8192,
-				 "8 KiB WAL writes, each followed by fdatasync, one at a time (wal_sync_method=fdatasync, Linux's default; pg_test_fsync's one 8kB write)"),
-			{ .id = "wal-open_datasync",
-			  .what = "8 KiB WAL writes to a file opened O_DSYNC, one at a time (wal_sync_method=open_datasync)",
+			{ .id = "wal-fdatasync",
+			  .what = "one 8 KiB WAL page written again and again, each write followed by fdatasync, one at a time (small commits of one session; wal_sync_method=fdatasync, Linux's default; pg_test_fsync's one 8kB write)",
 			  .rw = RW_WRITE, .bs = 8192, .qd = 1, .threads = 1,
-			  .engine = ENGINE_SYNC, .cache = CACHE_WRITETHROUGH },
+			  .engine = ENGINE_SYNC, .cache = CACHE_WRITEBACK,
+			  .flush_every = 1, .span_bytes = 8192 },
+			{ .id = "wal-open_datasync",
+			  .what = "one 8 KiB WAL page written again and again to a file opened O_DSYNC, one at a time (wal_sync_method=open_datasync as the server opens it, without O_DIRECT)",
+			  .rw = RW_WRITE, .bs = 8192, .qd = 1, .threads = 1,
+			  .engine = ENGINE_SYNC, .cache = CACHE_WRITETHROUGH,
+			  .span_bytes = 8192 },
 			{ .id = "data-read",
 			  .what = "random 8 KiB reads, one at a time, that miss every cache (O_DIRECT): a backend reading a block not in shared_buffers",
 			  .rw = RW_RANDREAD, .bs = 8192, .qd = 1, .threads = 1,
@@ -175,7 +179,7 @@ const struct check_profile *check_profile_find(const char *name)
 
 const char *check_step_title(const struct check_step *s, char *buf, size_t len)
 {
-	char bs[16], flush[32] = "";
+	char bs[16], flush[80] = "";
 
 	if (s->flush_every == 1)
 		snprintf(flush, sizeof(flush), " + fdatasync each");
@@ -187,6 +191,10 @@ const char *check_step_title(const struct check_step *s, char *buf, size_t len)
 		snprintf(bs, sizeof(bs), "%llu B", (unsigned long long)s->bs);
 	else
 		fmt_size(s->bs, bs, sizeof(bs));
+	if (s->span_bytes)
+		snprintf(flush + strlen(flush), sizeof(flush) - strlen(flush),
+			 " in the first %llu bytes",
+			 (unsigned long long)s->span_bytes);
 	snprintf(buf, len, "%s %s%s, QD%u, %s, cache=%s", rw_name(s->rw), bs,
 		 flush, s->qd, engine_name(s->engine), cache_name(s->cache));
 	return buf;
