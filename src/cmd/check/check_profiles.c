@@ -191,10 +191,13 @@ const char *check_step_title(const struct check_step *s, char *buf, size_t len)
 		snprintf(bs, sizeof(bs), "%llu B", (unsigned long long)s->bs);
 	else
 		fmt_size(s->bs, bs, sizeof(bs));
-	if (s->span_bytes)
+	if (s->span_bytes) {
+		char span[16];
+
 		snprintf(flush + strlen(flush), sizeof(flush) - strlen(flush),
-			 " in the first %llu bytes",
-			 (unsigned long long)s->span_bytes);
+			 " over the first %s",
+			 fmt_size(s->span_bytes, span, sizeof(span)));
+	}
 	snprintf(buf, len, "%s %s%s, QD%u, %s, cache=%s", rw_name(s->rw), bs,
 		 flush, s->qd, engine_name(s->engine), cache_name(s->cache));
 	return buf;
