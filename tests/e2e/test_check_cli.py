@@ -168,7 +168,7 @@ if os.path.isdir("/dev/shm"):
                "etcd on tmpfs: every criterion inconclusive, saying RAM")
         rc, out, err = run(["check", "etcd", "--dir", d, "--runtime", "1s"]
                            + QUIET)
-        ok(rc == 5 and "Inconclusive for etcd" in out and "INCONCL" in out,
+        ok(rc == 5 and "Inconclusive for etcd" in out and "INCONCLUSIVE" in out,
            "etcd on tmpfs, text: the sentence and the verdict column")
         ok(files_like(d) == [], "etcd on tmpfs: the test file is removed")
 done()

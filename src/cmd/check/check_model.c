@@ -104,7 +104,9 @@ const char *check_value_text(const struct check_criterion *c, double v,
 		snprintf(buf, len, "%.3g s", v / 1e9);
 	else if (v >= 1e6)
 		snprintf(buf, len, "%.3g ms", v / 1e6);
-	else
+	else if (v >= 1e3)
 		snprintf(buf, len, "%.3g us", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f ns", v);
 	return buf;
 }

@@ -11,7 +11,7 @@
 #include "../../util/term.h"
 
 static const char *const verdict_word[CHECK_VERDICTS] = { "PASS", "FAIL",
-							  "INCONCL", "-" };
+							  "INCONCLUSIVE", "-" };
 
 void check_list_print(FILE *f)
 {
@@ -165,7 +165,7 @@ void check_text_print(const struct check_report *rep, FILE *f)
 			r->nrun, p->nsteps);
 		goto warnings;
 	}
-	fprintf(f, "\n%-8s %-22s %10s %12s %7s  %s\n", "verdict", "criterion",
+	fprintf(f, "\n%-12s %-22s %10s %12s %8s  %s\n", "verdict", "criterion",
 		"measured", "limit", "margin", "what");
 	for (int i = 0; i < p->ncrit; i++) {
 		const struct check_criterion *c = &p->crit[i];
@@ -177,7 +177,7 @@ void check_text_print(const struct check_report *rep, FILE *f)
 			snprintf(mg, sizeof(mg), "%+.0f%%", 100 * g->margin);
 		else
 			snprintf(mg, sizeof(mg), "-");
-		fprintf(f, "%-8s %-22s %10s %12s %7s  %s\n",
+		fprintf(f, "%-12s %-22s %10s %12s %8s  %s\n",
 			verdict_word[g->verdict], c->id,
 			check_value_text(c, g->value, v, sizeof(v)),
 			check_limit_text(c, lim, sizeof(lim)), mg, c->what);
