@@ -76,7 +76,9 @@ for args, what in ((["check"], "no profile"),
                    (["check", "etcd", "x.dat", "--dir", "."],
                     "TARGET and --dir"),
                    (["check", "etcd", "--runtime", "100ms"],
-                    "--runtime below 1s")):
+                    "--runtime below 1s"),
+                   (["check", "etcd", "--engine", "sync"],
+                    "--engine not one of QEMU's")):
     rc, out, err = run(args + QUIET)
     ok(rc == 1 and "iolab:" in err and not out, "%s: exit 1 (%d) %s" % (
         what, rc, err.strip()[:120]))
@@ -126,6 +128,27 @@ with tmpdir() as d:
        "an existing file is refused, naming --allow-write-file: %d %s" % (
            rc, err.strip()[:160]))
     ok(digest(f) == before, "the existing file is unchanged")
+
+    # As a QEMU disk with cache=unsafe: the flushes are dropped, so no
+    # criterion can pass, whatever the disk
+    rc, out, err = run(["check", "etcd", "--dir", d, "--runtime", "1s",
+                        "--cache", "unsafe", "--engine", "threads",
+                        "--json"] + QUIET)
+    doc = load(out, "etcd cache=unsafe")
+    ok(rc == 5, "etcd as cache=unsafe: exit 5 (inconclusive): %d" % rc)
+    if doc:
+        ok(doc["options"]["qemu_cache"] == "unsafe" and
+           doc["options"]["qemu_aio"] == "threads" and
+           all(c["verdict"] == "inconclusive" and "dropped" in c["reason"]
+               for c in doc["criteria"]),
+           "etcd as cache=unsafe: every criterion inconclusive, flushes "
+           "dropped: %s" % [c["reason"] for c in doc["criteria"]])
+    # aio=native without O_DIRECT: QEMU's refusal, before any file is made
+    rc, out, err = run(["check", "etcd", "--dir", d, "--engine", "native",
+                        "--runtime", "1s"] + QUIET)
+    ok(rc == 2 and "QEMU refuses aio=native" in err and not files_like(d),
+       "--engine native without --cache none: refused as QEMU does, "
+       "no file made: %d %s" % (rc, err.strip()[:160]))
 
     # CSV: one line per criterion, the profile's verdict on each
     rc, out, err = run(["check", "zookeeper", "--dir", d, "--runtime", "1s",

@@ -26,6 +26,8 @@ struct check_opts {
 	uint64_t runtime_ns;
 	const char *dir;
 	bool list;
+	enum engine_kind engine; /* --engine, when given */
+	enum cache_mode cache; /* --cache, when given */
 	struct measure_flags m;
 };
 
@@ -37,6 +39,15 @@ static const struct opt check_table[] = {
 	  "list the profiles: the I/O each reproduces, its criteria and their sources" },
 	{ "runtime", 0, OPT_DURATION, "TIME", OFF(runtime_ns),
 	  "measured time of each step of the profile (default 10s, at least 1s)" },
+	{ .kind = OPT_GROUP, .name = "", .help = "As a QEMU disk on this host" },
+	{ "engine", 'e', OPT_ENUM, "NAME",
+	  OPT_ENUM_OFF(struct check_opts, engine),
+	  "io_uring|native|threads: issue each step as QEMU's aio= would (default: as the database does)",
+	  engine_names },
+	{ "cache", 'c', OPT_ENUM, "MODE",
+	  OPT_ENUM_OFF(struct check_opts, cache),
+	  "none|directsync|writethrough|writeback|unsafe: as QEMU's cache= would; a guest's durable write becomes a write and a flush (default: as the database opens its file)",
+	  cache_names },
 	{ .kind = OPT_GROUP, .name = "", .help = "Target" },
 	{ "dir", 0, OPT_STRING, "DIR", OFF(dir),
 	  "create the test file in DIR, where the database keeps its files (default: the current directory)" },
@@ -86,6 +97,31 @@ struct check_state {
 	char path[PATH_MAX];
 };
 
+static void job_of(const struct check_step *s, const struct check_result *r,
+		   struct job_spec *j)
+{
+	job_defaults(j);
+	j->rw = s->rw;
+	j->bs = s->bs;
+	j->qd = s->qd;
+	j->threads = s->threads;
+	j->engine = s->engine;
+	j->cache = s->cache;
+	j->flush_every = s->flush_every;
+	j->runtime_ns = r->runtime_ns;
+	j->pattern = PATTERN_RANDOM;
+	/* As a QEMU disk: the host sees the guest's writes and flushes, in
+	 * the cell's cache mode. A write the guest made durable on its own
+	 * (O_DSYNC, O_DIRECT|O_DSYNC) reaches QEMU as a write and a flush. */
+	if (r->qemu_cache) {
+		if (cache_dsync(s->cache) && !s->flush_every)
+			j->flush_every = 1;
+		j->cache = r->cache;
+	}
+	if (r->qemu_engine)
+		j->engine = r->engine; /* native + a buffered mode: refused */
+}
+
 static bool check_prepare(struct measure *m, struct err *err)
 {
 	struct check_state *s = m->self;
@@ -126,27 +162,33 @@ static bool check_prepare(struct measure *m, struct err *err)
 	} else {
 		m->req.path = CLI_DEFAULT_TARGET;
 	}
+	s->res.qemu_engine = opts_was_set(m->opts, &m->st, "engine");
+	s->res.qemu_cache = opts_was_set(m->opts, &m->st, "cache");
+	if (s->res.qemu_engine &&
+	    (s->o.engine == ENGINE_SYNC || s->o.engine == ENGINE_NULL))
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--engine %s is not one of QEMU's aio= engines; give io_uring, native or threads",
+			engine_name(s->o.engine));
+	s->res.engine = s->o.engine;
+	s->res.cache = s->o.cache;
 	s->res.profile = p;
 	s->res.runtime_ns = s->o.runtime_ns;
+	/* Said before a test file is made, and without run's --force. */
+	for (int i = 0; i < p->nsteps; i++) {
+		struct job_spec j;
+
+		job_of(&p->steps[i], &s->res, &j);
+		if (job_qemu_refuses(j.engine, j.cache, err))
+			return err_set(
+				err, EXIT_ENV, 0,
+				"QEMU refuses aio=native with cache=%s (\"aio=native was specified, but it requires cache.direct=on\"), which step %s would need; add --cache none or directsync, or another --engine",
+				cache_name(j.cache), p->steps[i].id);
+	}
 	m->req.create_size = CHECK_FILE_BYTES;
 	m->req.need_write = true; /* every profile writes */
 	m->req.fill = PATTERN_RANDOM;
 	return true;
-}
-
-static void job_of(const struct check_step *s, uint64_t runtime_ns,
-		   struct job_spec *j)
-{
-	job_defaults(j);
-	j->rw = s->rw;
-	j->bs = s->bs;
-	j->qd = s->qd;
-	j->threads = s->threads;
-	j->engine = s->engine;
-	j->cache = s->cache;
-	j->flush_every = s->flush_every;
-	j->runtime_ns = runtime_ns;
-	j->pattern = PATTERN_RANDOM;
 }
 
 static bool check_measure(struct measure *m, struct err *err)
@@ -164,7 +206,7 @@ static bool check_measure(struct measure *m, struct err *err)
 		snprintf(label, sizeof(label), "iolab check %s: %s", p->name,
 			 p->steps[i].id);
 		ro.label = label;
-		job_of(&p->steps[i], r->runtime_ns, &j);
+		job_of(&p->steps[i], r, &j);
 		/* The runner reads only the region of the target: a step
 		 * that uses the first bytes gets a copy that says so. */
 		view = m->t;

@@ -59,6 +59,14 @@ bool check_json_write(const struct check_report *r, FILE *f, struct err *err)
 	json_object_set_new(opts, "profile", json_string(p->name));
 	json_object_set_new(opts, "runtime_ns",
 			    json_integer((json_int_t)res->runtime_ns));
+	json_object_set_new(opts, "qemu_cache",
+			    res->qemu_cache ?
+				    json_string(cache_name(res->cache)) :
+				    json_null());
+	json_object_set_new(opts, "qemu_aio",
+			    res->qemu_engine ?
+				    json_string(engine_name(res->engine)) :
+				    json_null());
 	jtarget_options(opts, r->target);
 	json_object_set_new(doc, "options", opts);
 	json_object_set_new(doc, "environment", jenvironment(r->target));

@@ -28,6 +28,10 @@ struct check_hint {
 struct check_result {
 	const struct check_profile *profile;
 	uint64_t runtime_ns; /* per step */
+	/* --engine, --cache: each step as a QEMU disk would issue it */
+	bool qemu_engine, qemu_cache;
+	enum engine_kind engine;
+	enum cache_mode cache;
 	int nrun; /* steps run; fewer than the profile's when stopped */
 	struct run_result run[CHECK_MAX_STEPS];
 	struct check_figure fig[CHECK_MAX_CRIT]; /* judged when all ran */

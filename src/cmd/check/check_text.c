@@ -46,10 +46,15 @@ static void print_step(const struct check_step *s, const struct run_result *r,
 		       FILE *f)
 {
 	char title[128], a[16], b[16], c[16];
+	struct check_step ran = *s;
 	const struct hist *h;
 
+	/* As it ran: --engine and --cache change the step. */
+	ran.engine = r->spec.engine;
+	ran.cache = r->spec.cache;
+	ran.flush_every = r->spec.flush_every;
 	fprintf(f, "step %s: %s\n", s->id,
-		check_step_title(s, title, sizeof(title)));
+		check_step_title(&ran, title, sizeof(title)));
 	fprintf(f, "  measured %.2f s:", r->elapsed_s);
 	for (int d = DIR_READ; d <= DIR_WRITE; d++) {
 		h = &r->dir[d].lat;
@@ -154,7 +159,15 @@ void check_text_print(const struct check_report *rep, FILE *f)
 	if (t->env.device[0])
 		fprintf(f, ", %s%s%s", t->env.device,
 			t->env.driver[0] ? " via " : "", t->env.driver);
-	fprintf(f, ")\n\n");
+	fprintf(f, ")\n");
+	if (r->qemu_engine || r->qemu_cache)
+		fprintf(f,
+			"as a QEMU disk with%s%s%s%s would issue it on this host\n",
+			r->qemu_cache ? " cache=" : "",
+			r->qemu_cache ? cache_name(r->cache) : "",
+			r->qemu_engine ? " aio=" : "",
+			r->qemu_engine ? engine_name(r->engine) : "");
+	fprintf(f, "\n");
 	for (int i = 0; i < r->nrun; i++)
 		print_step(&p->steps[i], &r->run[i], f);
 	if (!r->judged) {

@@ -177,8 +177,11 @@ void check_judge(const struct check_criterion *c, const struct check_input *in,
 	if (!in->ios) {
 		f->verdict = c->cmp == CHECK_INFO ? CHECK_NO_THRESHOLD :
 						    CHECK_INCONCLUSIVE;
-		snprintf(f->reason, sizeof(f->reason),
-			 "nothing measured: no operation completed");
+		snprintf(
+			f->reason, sizeof(f->reason), "%s",
+			in->flush_faked ?
+				"the flushes were dropped (cache=unsafe): none reached the storage" :
+				"nothing measured: no operation completed");
 		return;
 	}
 	estimate(c, in, f);
