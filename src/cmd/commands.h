@@ -10,6 +10,7 @@ int cmd_run(int argc, char **argv);
 int cmd_mark(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);

@@ -130,8 +130,8 @@ with tmpdir() as d:
                         break
 
 # every command's --help
-for cmd in ["run", "mark", "matrix", "calibrate", "doctor", "advise", "lab",
-            "compare", "report", "probe"]:
+for cmd in ["run", "mark", "matrix", "calibrate", "check", "doctor", "advise",
+            "lab", "compare", "report", "probe"]:
     check("help-%s.txt" % cmd, [cmd, "--help"])
 
 # measuring commands by shape, on the null engine (no disk, fixed counts)

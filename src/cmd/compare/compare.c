@@ -44,12 +44,12 @@ static const struct opt_cmd compare_cmd = {
 	.synopsis = "iolab compare [OPTIONS] A.json B.json [C.json ...]",
 	.summary =
 		"Compare results of one command (run, mark, matrix, calibrate, doctor,\n"
-		"advise, lab), written with --json: every figure side by side with its\n"
-		"ratio to A and the spread of that ratio, and the settings that differ.\n"
-		"Beyond --threshold a change is better or worse only when Welch's t-test\n"
-		"on the figure's per-run values (else the per-second values of its one\n"
-		"run) finds it at the 5 % level; else within noise, with the runs a test\n"
-		"would need to tell, or no spread known when there are no such values.",
+		"advise, lab, check), written with --json: every figure side by side\n"
+		"with its ratio to A and the spread of that ratio, and the settings that\n"
+		"differ. Beyond --threshold a change is better or worse only when Welch's\n"
+		"t-test on the figure's per-run values (else the per-second values of its\n"
+		"one run) finds it at the 5 % level; else within noise, with the runs a\n"
+		"test would need to tell, or no spread known when there are no such values.",
 	.opts = compare_table,
 	.footer =
 		"A file may be '-' for standard input.\n"
