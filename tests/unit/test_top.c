@@ -4,7 +4,8 @@
  * /proc/diskstats snapshots two seconds apart: iostat -x's r/s, w/s, MB/s,
  * await, aqu-sz and %util; a 32-bit counter wrap; a device that appears,
  * one that disappears, one whose counters went back; an 11-field kernel;
- * malformed lines and a name with an escape sequence.
+ * malformed lines and a name with an escape sequence. Then the verdicts
+ * those figures earn.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include "cmd/top/top_stats.h"
+#include "cmd/top/top_verdict.h"
 
 static const char before[] =
 	" 253       0 vda 1000 10 80000 2000 500 50 40000 5000 0 3000 7000 0 0 0 0 100 400\n"
@@ -212,12 +214,87 @@ static void test_sys(void **state)
 	assert_int_equal(r.psi_err, -2);
 }
 
+static const struct top_class ssd = { "ssd", 5 }, hdd = { "hdd", 20 };
+
+static void test_verdicts(void **state)
+{
+	struct top_snap a, b;
+	struct top_rate r;
+	struct top_verdict v[4];
+	struct top_sys_rate sys = { NAN, 12, NAN, 30, 0 };
+
+	(void)state;
+	parse(before, &a);
+	parse(after, &b);
+	/* vda: writes at 15 ms with 1.3 in flight: the device is slow. */
+	top_rate_of(top_find(&a, "vda"), top_find(&b, "vda"), 2.0, &r);
+	assert_int_equal(top_judge_dev(&r, &ssd, v, 4), 1);
+	assert_string_equal(v[0].id, "slow-device");
+	NEAR(v[0].value, 15);
+	assert_string_equal(v[0].unit, "ms");
+	assert_non_null(strstr(v[0].msg, "answered writes in 15.0 ms"));
+	assert_non_null(strstr(v[0].msg, "1.3 requests in flight"));
+	/* The same on a spinning disk is fine. */
+	assert_int_equal(top_judge_dev(&r, &hdd, v, 4), 0);
+
+	/* loop0: busy 99.8 % at 3 ms: activity, not saturation. */
+	top_rate_of(top_find(&a, "loop0"), top_find(&b, "loop0"), 2.0, &r);
+	assert_int_equal(top_judge_dev(&r, &ssd, v, 4), 1);
+	assert_string_equal(v[0].id, "busy");
+	assert_int_equal(v[0].sev, TOP_NOTE);
+	NEAR(v[0].value, 99.8);
+
+	/* A long queue at slow answers: the load. */
+	r.aqu_sz = 6;
+	r.r_await_ms = 30;
+	assert_int_equal(top_judge_dev(&r, &hdd, v, 4), 1);
+	assert_string_equal(v[0].id, "saturated");
+	NEAR(v[0].value, 30);
+
+	/* Flushes with 3 s of 4 s request time: flush-heavy, 75 %. */
+	memset(&r, 0, sizeof(r));
+	r.state = TOP_OK;
+	r.nfields = 17;
+	r.d[TF_WR_IOS] = 50;
+	r.d[TF_WR_TICKS] = 1000;
+	r.w_await_ms = 20;
+	r.d[TF_FL_IOS] = 50;
+	r.d[TF_FL_TICKS] = 3000;
+	r.aqu_sz = 1;
+	assert_int_equal(top_judge_dev(&r, &hdd, v, 4), 1);
+	assert_string_equal(v[0].id, "flush-heavy");
+	NEAR(v[0].value, 75);
+	/* A kernel without flush counters says nothing of them. */
+	r.nfields = 15;
+	assert_int_equal(top_judge_dev(&r, &hdd, v, 4), 0);
+	/* Too few requests say nothing; nor does a new device. */
+	r.nfields = 17;
+	r.d[TF_FL_IOS] = 4;
+	r.d[TF_WR_IOS] = 4;
+	r.w_await_ms = 500;
+	assert_int_equal(top_judge_dev(&r, &ssd, v, 4), 0);
+	r.d[TF_WR_IOS] = 50;
+	r.state = TOP_NEW;
+	assert_int_equal(top_judge_dev(&r, &ssd, v, 4), 0);
+
+	/* Steal 12 %, PSI full 30 %. */
+	assert_int_equal(top_judge_sys(&sys, v, 4), 2);
+	assert_string_equal(v[0].id, "steal");
+	NEAR(v[0].value, 12);
+	assert_string_equal(v[1].id, "io-pressure");
+	sys.steal_pct = 9;
+	sys.psi_full_pct = NAN;
+	assert_int_equal(top_judge_sys(&sys, v, 4), 0);
+	top_snap_free(&a);
+	top_snap_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse), cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_delta), cmocka_unit_test(test_rates),
-		cmocka_unit_test(test_sys),
+		cmocka_unit_test(test_sys),   cmocka_unit_test(test_verdicts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
