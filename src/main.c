@@ -31,6 +31,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "one self-contained HTML page with charts" },
 	{ "lab", cmd_lab,
 	  "QEMU aio x cache x bus experiment with real guests" },
+	{ "top", cmd_top, "what the disks do now, without adding load" },
 	{ NULL, NULL, NULL },
 };
 

@@ -214,7 +214,8 @@ static void test_sys(void **state)
 	assert_int_equal(r.psi_err, -2);
 }
 
-static const struct top_class ssd = { "ssd", 5 }, hdd = { "hdd", 20 };
+static const struct top_class ssd = { "non-rot", 5 },
+			      hdd = { "rotational", 20 };
 
 static void test_verdicts(void **state)
 {
@@ -234,7 +235,7 @@ static void test_verdicts(void **state)
 	assert_string_equal(v[0].unit, "ms");
 	assert_non_null(strstr(v[0].msg, "answered writes in 15.0 ms"));
 	assert_non_null(strstr(v[0].msg, "1.3 requests in flight"));
-	/* The same on a spinning disk is fine. */
+	/* The same on a rotational device is fine. */
 	assert_int_equal(top_judge_dev(&r, &hdd, v, 4), 0);
 
 	/* loop0: busy 99.8 % at 3 ms: activity, not saturation. */

@@ -44,11 +44,11 @@ add(struct top_verdict *out, size_t n, size_t max, enum top_sev sev,
 
 static const char *kind_words(const struct top_class *c)
 {
-	if (!strcmp(c->kind, "hdd"))
-		return "a spinning disk";
+	if (!strcmp(c->kind, "rotational"))
+		return "a rotational device";
 	if (!strcmp(c->kind, "nvme"))
 		return "an NVMe device";
-	return "an SSD or virtual disk";
+	return "a non-rotational device";
 }
 
 size_t top_judge_dev(const struct top_rate *r, const struct top_class *c,
@@ -99,6 +99,8 @@ size_t top_judge_dev(const struct top_rate *r, const struct top_class *c,
 				"%s spent %.0f %% of its request time in flushes (%.1f/s at %.1f ms each, against %.1f writes/s): the load forces data to stable storage often (fsync, O_DSYNC, or a writethrough or directsync cache on the host)",
 				r->name, share, r->f_s, r->f_await_ms, r->w_s);
 	}
+	for (size_t i = 0; i < n; i++)
+		memcpy(out[i].disk, r->name, sizeof(out[i].disk));
 	return n;
 }
 

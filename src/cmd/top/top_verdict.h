@@ -16,7 +16,7 @@ enum top_sev { TOP_NOTE, TOP_WARNING };
 
 /* What "slow" means for a device: from /sys, by its kind. */
 struct top_class {
-	char kind[16]; /* "hdd", "nvme", "ssd" (also virtual disks) */
+	char kind[16]; /* "rotational", "nvme", "non-rot" (queue/rotational) */
 	double slow_ms; /* a mean answer above this is slow for the kind */
 };
 
