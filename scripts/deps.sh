@@ -12,7 +12,7 @@ PKGS="build-essential meson ninja-build pkg-config python3
 liburing-dev libaio-dev libjansson-dev libxml2-dev libcmocka-dev"
 TEST_PKGS="fio util-linux e2fsprogs strace udev kmod
 qemu-system-x86 qemu-utils linux-image-amd64 cpio time
-chromium fonts-dejavu-core libxml2-utils"
+chromium fonts-dejavu-core libxml2-utils sysstat"
 
 case "${1:-}" in
 --test) PKGS="$PKGS $TEST_PKGS" ;;

@@ -175,11 +175,6 @@ int cmd_top(int argc, char **argv)
 			"--interval must be at least 100ms");
 		goto out;
 	}
-	if (o.json && o.batch) {
-		err_set(&err, EXIT_USAGE, 0,
-			"--json and --batch: choose one (--json is never redrawn)");
-		goto out;
-	}
 	l.disks = st.positional;
 	l.ndisks = st.npositional;
 	l.s.argc = argc + 1;
