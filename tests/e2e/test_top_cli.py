@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""iolab top as a user runs it: bad flags and their exit codes, one JSON
+sample, batch frames, Ctrl-C, the disks listed against /sys/block, and
+no block device ever open in the process."""
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from iolabtest import IOLAB, done, ok, run  # noqa: E402
+
+HIDDEN = ("loop", "ram", "zram", "sr", "fd")
+
+
+def bad_flags():
+    for args, what in ((["--bogus"], "an unknown flag"),
+                       (["--interval", "10ms"], "an interval under 100ms"),
+                       (["--interval", "soon"], "an interval that is no time"),
+                       (["--count", "x"], "a count that is no number"),
+                       (["--count", "-1"], "a negative count"),
+                       (["no-such-disk0", "--count", "1"], "a disk that is not there")):
+        rc, out, err = run(["top"] + args)
+        ok(rc == 1, "%s: exit 1 (got %d)" % (what, rc))
+        ok(out == "", "%s: nothing on stdout" % what)
+        ok(err.strip() != "", "%s: a message on stderr" % what)
+    rc, out, err = run(["top", "no-such-disk0", "--count", "1"])
+    ok("no-such-disk0" in err and "lsblk" in err,
+       "a missing disk is named, with where to find names: " + err.strip())
+    rc, out, _ = run(["top", "--help"])
+    ok(rc == 0 and "--interval" in out and "--count" in out, "--help: exit 0")
+
+
+def one_json():
+    rc, out, err = run(["top", "--count", "1", "--json", "--interval", "200ms"])
+    ok(rc == 0, "--count 1 --json: exit 0 (%s)" % err)
+    lines = out.splitlines()
+    ok(len(lines) == 1, "--count 1 --json: one line")
+    try:
+        doc = json.loads(lines[0])
+    except (ValueError, IndexError) as e:
+        ok(False, "--count 1 --json: valid JSON (%s)" % e)
+        return
+    ok(doc["command"] == "top" and doc["schema_version"] == 1,
+       "command and schema_version")
+    ok(doc["sample"] == 1 and 0.15 < doc["interval_s"] < 5,
+       "sample 1, interval measured (%s s)" % doc["interval_s"])
+    for key in ("iowait_pct", "steal_pct", "psi_io_some_pct"):
+        ok(key in doc["system"], "system." + key)
+    names = [d["name"] for d in doc["devices"]]
+    want = sorted(d for d in os.listdir("/sys/block") if not d.startswith(HIDDEN))
+    ok(sorted(names) == want, "devices are /sys/block's disks: %s" % names)
+    for d in doc["devices"]:
+        for k in ("r_s", "w_s", "r_mb_s", "w_mb_s", "r_await_ms",
+                  "w_await_ms", "aqu_sz", "util_pct"):
+            v = d[k]
+            ok(v is None or (v >= 0 and (k != "util_pct" or v <= 100)),
+               "%s.%s = %s is a figure in range" % (d["name"], k, v))
+    for v in doc["verdicts"]:
+        ok(v["severity"] in ("info", "warning") and v["message"] and
+           v["value"] is not None, "verdict %s has its figure" % v["id"])
+    # A named disk, as /dev/NAME, shows that disk alone.
+    if names:
+        rc, out, _ = run(["top", "/dev/" + names[0], "--count", "1",
+                          "--json", "--interval", "200ms"])
+        doc = json.loads(out)
+        ok(rc == 0 and [d["name"] for d in doc["devices"]] == [names[0]],
+           "/dev/%s shows %s alone" % (names[0], names[0]))
+
+
+def batch():
+    rc, out, err = run(["top", "--batch", "--count", "2", "--interval", "200ms"])
+    ok(rc == 0, "--batch --count 2: exit 0")
+    ok(out.count("iolab top: sample") == 2, "two frames")
+    ok("sample 1" in out and "sample 2" in out, "frames numbered")
+    ok("\033" not in out, "no escape sequence when not a terminal")
+    ok("DEVICE" in out and "r_await" in out and "aqu-sz" in out, "iostat's columns")
+
+
+def no_device_open_and_ctrl_c():
+    p = subprocess.Popen([IOLAB, "top", "--all", "--interval", "100ms"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    time.sleep(0.8)
+    blk = []
+    fds = 0
+    try:
+        for fd in os.listdir("/proc/%d/fd" % p.pid):
+            fds += 1
+            try:
+                if stat.S_ISBLK(os.stat("/proc/%d/fd/%s" % (p.pid, fd)).st_mode):
+                    blk.append(os.readlink("/proc/%d/fd/%s" % (p.pid, fd)))
+            except OSError:
+                pass
+    except OSError:
+        pass
+    ok(fds > 0 and not blk, "no block device open while watching (%d fds, %s)"
+       % (fds, blk))
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    ok(p.returncode == 130, "Ctrl-C: exit 130 (got %d)" % p.returncode)
+    ok("sample 1" in out, "frames written before Ctrl-C")
+
+
+bad_flags()
+one_json()
+batch()
+no_device_open_and_ctrl_c()
+done()
