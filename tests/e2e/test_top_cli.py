@@ -5,6 +5,8 @@ sample, batch frames, Ctrl-C, the disks listed against /sys/block, and
 no block device ever open in the process."""
 import json
 import os
+import re
+import shutil
 import signal
 import stat
 import subprocess
@@ -106,7 +108,24 @@ def no_device_open_and_ctrl_c():
     ok("sample 1" in out, "frames written before Ctrl-C")
 
 
+def no_device_opened():
+    """Every file top opens in a sample, traced: /proc and /sys only."""
+    if not shutil.which("strace"):
+        print("strace not installed: the open calls not traced")
+        return
+    p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=open,openat",
+                        IOLAB, "top", "--all", "--count", "2",
+                        "--interval", "200ms"], capture_output=True,
+                       text=True)
+    opened = re.findall(r'open(?:at)?\([^"]*"([^"]+)"', p.stderr)
+    ok(p.returncode == 0 and "/proc/diskstats" in opened,
+       "strace saw /proc/diskstats opened (%d opens)" % len(opened))
+    dev = [f for f in opened if f.startswith("/dev/")]
+    ok(not dev, "no /dev node opened: %s" % dev)
+
+
 bad_flags()
+no_device_opened()
 one_json()
 batch()
 no_device_open_and_ctrl_c()
