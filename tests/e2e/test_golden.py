@@ -128,7 +128,7 @@ with tmpdir() as d:
 
 # every command's --help
 for cmd in ["run", "mark", "matrix", "calibrate", "doctor", "advise", "lab",
-            "compare", "report"]:
+            "compare", "report", "top"]:
     check("help-%s.txt" % cmd, [cmd, "--help"])
 
 # measuring commands by shape, on the null engine (no disk, fixed counts)
