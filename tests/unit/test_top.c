@@ -18,6 +18,7 @@
 
 #include "cmd/top/top_stats.h"
 #include "cmd/top/top_verdict.h"
+#include "cmd/top/top_vm.h"
 
 static const char before[] =
 	" 253       0 vda 1000 10 80000 2000 500 50 40000 5000 0 3000 7000 0 0 0 0 100 400\n"
@@ -290,12 +291,120 @@ static void test_verdicts(void **state)
 	top_snap_free(&b);
 }
 
+static void test_qmp_path(void **state)
+{
+	char p[108], n[TOP_NAME_MAX];
+	char *plain[] = { "-name", "guest=web1,debug-threads=on", "-qmp",
+			  "unix:/run/q.sock,server=on,wait=off" };
+	/* Proxmox: a chardev and a control monitor on it. */
+	char *pve[] = {
+		"-id",
+		"100",
+		"-name",
+		"db,debug-threads=on",
+		"-chardev",
+		"socket,id=hmp,path=/var/run/qemu-server/100.mon,server=on",
+		"-mon",
+		"chardev=hmp,mode=readline",
+		"-chardev",
+		"socket,id=qmp,path=/var/run/qemu-server/100.qmp,server=on,wait=off",
+		"-mon",
+		"chardev=qmp,mode=control"
+	};
+	/* libvirt passes an open descriptor: no path to connect to. */
+	char *virt[] = { "-chardev", "socket,id=charmonitor,fd=31,server=on",
+			 "-mon",
+			 "chardev=charmonitor,id=monitor,mode=control" };
+	char *evil[] = { "-name", "x\x1b[2Jy" };
+
+	(void)state;
+	assert_true(top_qmp_path(4, plain, p, sizeof(p)));
+	assert_string_equal(p, "/run/q.sock");
+	assert_true(top_vm_name(4, plain, n, sizeof(n)));
+	assert_string_equal(n, "web1");
+	assert_true(top_qmp_path(12, pve, p, sizeof(p)));
+	assert_string_equal(p, "/var/run/qemu-server/100.qmp");
+	assert_true(top_vm_name(12, pve, n, sizeof(n)));
+	assert_string_equal(n, "db");
+	assert_false(top_qmp_path(4, virt, p, sizeof(p)));
+	assert_false(top_vm_name(4, virt, n, sizeof(n)));
+	assert_true(top_vm_name(2, evil, n, sizeof(n)));
+	assert_null(strchr(n, '\x1b'));
+}
+
+static void test_blockstats(void **state)
+{
+	static const char reply[] =
+		"{\"return\": [{\"device\": \"drive0\", \"stats\": {"
+		"\"rd_operations\": 100, \"wr_operations\": 40, "
+		"\"flush_operations\": 4, \"rd_bytes\": 409600, "
+		"\"wr_bytes\": 4194304, \"rd_total_time_ns\": 50000000, "
+		"\"wr_total_time_ns\": 80000000, "
+		"\"flush_total_time_ns\": 2000000}}, "
+		"{\"device\": \"\", \"qdev\": "
+		"\"/machine/peripheral/virtio-disk1/virtio-backend\", "
+		"\"stats\": {\"rd_operations\": 1}}, "
+		"{\"device\": \"x\", \"stats\": 5}]}";
+	static const char later[] =
+		"{\"return\": [{\"device\": \"drive0\", \"stats\": {"
+		"\"rd_operations\": 300, \"wr_operations\": 60, "
+		"\"flush_operations\": 14, \"rd_bytes\": 1228800, "
+		"\"wr_bytes\": 6291456, \"rd_total_time_ns\": 250000000, "
+		"\"wr_total_time_ns\": 180000000, "
+		"\"flush_total_time_ns\": 32000000}}]}";
+	struct top_vmstats a, b;
+	struct top_vmrate r;
+	char why[200];
+
+	(void)state;
+	assert_true(top_blockstats_parse(reply, strlen(reply), &a, why,
+					 sizeof(why)));
+	/* The entry whose stats are no object is left out. */
+	assert_int_equal(a.n, 2);
+	assert_string_equal(a.d[0].name, "drive0");
+	assert_string_equal(a.d[1].name, "virtio-disk1");
+	assert_true(top_blockstats_parse(later, strlen(later), &b, why,
+					 sizeof(why)));
+	/* Over 2 s: 200 reads in 200 ms, 20 writes in 100 ms, 10 flushes
+	   in 30 ms. */
+	top_vmrate_of(&a.d[0], &b.d[0], 2.0, &r);
+	assert_int_equal(r.state, TOP_OK);
+	NEAR(r.r_s, 100);
+	NEAR(r.w_s, 10);
+	NEAR(r.f_s, 5);
+	NEAR(r.rmb_s, 0.4096); /* 819200 B / 2 s */
+	NEAR(r.wmb_s, 1.048576); /* 2 MiB / 2 s */
+	NEAR(r.r_await_ms, 1.0);
+	NEAR(r.w_await_ms, 5.0);
+	NEAR(r.f_await_ms, 3.0);
+	/* Backwards: a new block node under the old name. */
+	top_vmrate_of(&b.d[0], &a.d[0], 2.0, &r);
+	assert_int_equal(r.state, TOP_RESET);
+	top_vmstats_free(&a);
+	top_vmstats_free(&b);
+	/* An error reply, and no JSON at all. */
+	{
+		static const char e[] = "{\"error\": {\"class\": "
+					"\"GenericError\", \"desc\": \"no\"}}";
+
+		assert_false(top_blockstats_parse(e, strlen(e), &a, why,
+						  sizeof(why)));
+	}
+	assert_string_equal(why, "query-blockstats: no");
+	assert_false(top_blockstats_parse("garbage", 7, &a, why, sizeof(why)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse), cmocka_unit_test(test_bounds),
-		cmocka_unit_test(test_delta), cmocka_unit_test(test_rates),
-		cmocka_unit_test(test_sys),   cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_delta),
+		cmocka_unit_test(test_rates),
+		cmocka_unit_test(test_sys),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_qmp_path),
+		cmocka_unit_test(test_blockstats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

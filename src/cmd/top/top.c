@@ -21,11 +21,13 @@
 
 #define DISKSTATS "/proc/diskstats"
 #define VERDICTS_MAX 256
+/* A monitor that does not answer in this time is skipped this sample. */
+#define QMP_TIMEOUT_MS 2000
 
 struct top_cli {
 	uint64_t interval_ns;
 	unsigned count;
-	bool batch, json, all;
+	bool batch, json, all, vms;
 };
 
 #define OFF(f) offsetof(struct top_cli, f)
@@ -38,6 +40,8 @@ static const struct opt top_table[] = {
 	  "stop after N samples (default: until Ctrl-C)", NULL, 0, 1e9 },
 	{ "all", 0, OPT_FLAG, NULL, OFF(all),
 	  "also loop, RAM, zram, CD-ROM and floppy devices" },
+	{ "vms", 0, OPT_FLAG, NULL, OFF(vms),
+	  "on a host: also each QEMU VM's disks, from QEMU's query-blockstats over its QMP socket (read-only)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
 	{ "batch", 'b', OPT_FLAG, NULL, OFF(batch),
 	  "plain frames one after another, also on a terminal (as top -b)" },
@@ -69,6 +73,8 @@ struct top_loop {
 	struct top_sample s;
 	struct top_snap prev, cur;
 	bool *prev_shown, *cur_shown;
+	struct top_vm *vms;
+	size_t nvms;
 	struct top_sys_snap sprev, scur;
 };
 
@@ -190,6 +196,11 @@ int cmd_top(int argc, char **argv)
 		goto out;
 	top_sys_read("", &l.sprev);
 	l.prev_shown = shown_of(&l, &l.prev);
+	l.s.vms_on = o.vms;
+	if (o.vms) {
+		top_vms_scan("/proc", &l.vms, &l.nvms);
+		top_vms_sample(l.vms, l.nvms, QMP_TIMEOUT_MS);
+	}
 	if (!check_disks(&l, &err))
 		goto out;
 	t0 = l.prev.t_ns;
@@ -201,6 +212,12 @@ int cmd_top(int argc, char **argv)
 			goto out;
 		top_sys_read("", &l.scur);
 		l.cur_shown = shown_of(&l, &l.cur);
+		if (o.vms) {
+			top_vms_scan("/proc", &l.vms, &l.nvms);
+			top_vms_sample(l.vms, l.nvms, QMP_TIMEOUT_MS);
+			l.s.vms = l.vms;
+			l.s.nvms = l.nvms;
+		}
 		l.s.index = i;
 		build_sample(&l);
 		if (o.json) {
@@ -231,6 +248,7 @@ out:
 	top_snap_free(&l.cur);
 	free(l.prev_shown);
 	free(l.cur_shown);
+	top_vms_free(l.vms, l.nvms);
 	free(l.s.rows);
 	free(l.s.gone);
 	free(l.s.verdicts);

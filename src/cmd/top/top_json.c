@@ -66,6 +66,58 @@ static json_t *jsys(const struct top_sys_rate *s)
 	return o;
 }
 
+static json_t *jvms(const struct top_sample *s)
+{
+	json_t *a = json_array();
+	const double nan = NAN;
+
+	for (size_t i = 0; i < s->nvms; i++) {
+		const struct top_vm *vm = &s->vms[i];
+		json_t *o = json_object(), *disks = json_array();
+
+		json_object_set_new(o, "name", json_string(vm->name));
+		json_object_set_new(o, "pid", json_integer(vm->pid));
+		json_object_set_new(o, "qmp",
+				    vm->qmp[0] ? json_string(vm->qmp) :
+						 json_null());
+		json_object_set_new(o, "error",
+				    vm->why[0] ? json_string(vm->why) :
+						 json_null());
+		for (size_t j = 0; !vm->why[0] && j < vm->cur.n; j++) {
+			struct top_vmrate r;
+			json_t *d = json_object();
+			bool ok;
+
+			top_vm_disk_rate(vm, j, &r);
+			ok = r.state == TOP_OK;
+			json_object_set_new(d, "name", json_string(r.name));
+			json_object_set_new(d, "state",
+					    json_string(state_names[r.state]));
+			jset_real(d, "r_s", ok ? r.r_s : nan, 2);
+			jset_real(d, "w_s", ok ? r.w_s : nan, 2);
+			jset_real(d, "f_s", ok ? r.f_s : nan, 2);
+			jset_real(d, "r_mb_s", ok ? r.rmb_s : nan, 4);
+			jset_real(d, "w_mb_s", ok ? r.wmb_s : nan, 4);
+			jset_real(d, "r_await_ms", ok ? r.r_await_ms : nan, 3);
+			jset_real(d, "w_await_ms", ok ? r.w_await_ms : nan, 3);
+			jset_real(d, "f_await_ms", ok ? r.f_await_ms : nan, 3);
+			json_object_set_new(
+				d, "rd_operations",
+				json_integer((json_int_t)vm->cur.d[j].rd_ops));
+			json_object_set_new(
+				d, "wr_operations",
+				json_integer((json_int_t)vm->cur.d[j].wr_ops));
+			json_object_set_new(
+				d, "flush_operations",
+				json_integer((json_int_t)vm->cur.d[j].fl_ops));
+			json_array_append_new(disks, d);
+		}
+		json_object_set_new(o, "disks", disks);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 bool top_json_line(const struct top_sample *s, FILE *f, struct err *err)
 {
 	json_t *doc = jdoc_new("top", s->argc, s->argv);
@@ -80,6 +132,7 @@ bool top_json_line(const struct top_sample *s, FILE *f, struct err *err)
 	jset_real(opts, "interval_s", s->interval_opt_s, 3);
 	json_object_set_new(opts, "count", json_integer(s->count_opt));
 	json_object_set_new(opts, "all", json_boolean(s->all));
+	json_object_set_new(opts, "vms", json_boolean(s->vms_on));
 	json_object_set_new(doc, "options", opts);
 	json_object_set_new(doc, "sample", json_integer(s->index));
 	if (gmtime_r(&now, &tm))
@@ -93,6 +146,8 @@ bool top_json_line(const struct top_sample *s, FILE *f, struct err *err)
 	for (size_t i = 0; i < s->ngone; i++)
 		json_array_append_new(gone, json_string(s->gone[i]));
 	json_object_set_new(doc, "gone", gone);
+	if (s->vms_on)
+		json_object_set_new(doc, "vms", jvms(s));
 	for (size_t i = 0; i < s->nverdicts; i++) {
 		const struct top_verdict *v = &s->verdicts[i];
 		json_t *o = json_pack(

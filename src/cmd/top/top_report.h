@@ -12,6 +12,7 @@
 
 #include "top_stats.h"
 #include "top_verdict.h"
+#include "top_vm.h"
 
 struct err;
 struct fsview;
@@ -36,6 +37,9 @@ struct top_sample {
 	struct top_sys_rate sys;
 	size_t nverdicts;
 	struct top_verdict *verdicts;
+	bool vms_on; /* --vms */
+	const struct top_vm *vms;
+	size_t nvms;
 	bool truncated; /* /proc/diskstats was cut at the bound */
 	size_t skipped; /* its lines that did not parse */
 };
@@ -48,6 +52,12 @@ bool top_shown(const struct fsview *v, const struct top_dev *d,
 /* The device's class, from /sys (queue/rotational, the name). */
 void top_class_of(const struct fsview *v, const struct top_dev *d,
 		  struct top_class *c);
+
+/*
+ * The rates of disk @i of @vm against its previous reply (state TOP_NEW
+ * when it had none).
+ */
+void top_vm_disk_rate(const struct top_vm *vm, size_t i, struct top_vmrate *r);
 
 void top_text_frame(const struct top_sample *s, FILE *f, bool clear);
 bool top_json_line(const struct top_sample *s, FILE *f, struct err *err);

@@ -69,6 +69,43 @@ static void row(const struct top_row *w, FILE *f)
 	fprintf(f, "%7.2f %6.1f  %s\n", r->aqu_sz, r->util_pct, w->cls.kind);
 }
 
+static void vm_rows(const struct top_sample *s, FILE *f)
+{
+	fprintf(f, "\nVMs, from QEMU's own statistics (query-blockstats):\n");
+	fprintf(f, "%-20s %-12s %9s %9s %8s %8s %8s %8s %7s %8s\n", "VM (pid)",
+		"DISK", "r/s", "w/s", "rMB/s", "wMB/s", "r_await", "w_await",
+		"f/s", "f_await");
+	if (!s->nvms)
+		fprintf(f, "(no QEMU process running)\n");
+	for (size_t i = 0; i < s->nvms; i++) {
+		const struct top_vm *vm = &s->vms[i];
+		char who[TOP_NAME_MAX + 24];
+
+		snprintf(who, sizeof(who), "%s (%d)", vm->name, (int)vm->pid);
+		if (vm->why[0]) {
+			fprintf(f, "%-20s %s\n", who, vm->why);
+			continue;
+		}
+		for (size_t j = 0; j < vm->cur.n; j++) {
+			struct top_vmrate r;
+
+			top_vm_disk_rate(vm, j, &r);
+			fprintf(f, "%-20s %-12s ", j ? "" : who, r.name);
+			if (r.state != TOP_OK) {
+				fprintf(f, "%s\n",
+					r.state == TOP_NEW ?
+						"figures from the next sample" :
+						"counters went back: figures from the next sample");
+				continue;
+			}
+			fprintf(f,
+				"%9.1f %9.1f %8.2f %8.2f %8.2f %8.2f %7.1f %8.2f\n",
+				r.r_s, r.w_s, r.rmb_s, r.wmb_s, r.r_await_ms,
+				r.w_await_ms, r.f_s, r.f_await_ms);
+		}
+	}
+}
+
 void top_text_frame(const struct top_sample *s, FILE *f, bool clear)
 {
 	/* Home and clear to the end: the frame replaces the last one. */
@@ -84,6 +121,8 @@ void top_text_frame(const struct top_sample *s, FILE *f, bool clear)
 		fprintf(f, "(no device to show; name one, or --all)\n");
 	for (size_t i = 0; i < s->ngone; i++)
 		fprintf(f, "%-12s gone since the last sample\n", s->gone[i]);
+	if (s->vms_on)
+		vm_rows(s, f);
 	if (s->nverdicts)
 		fprintf(f, "\n");
 	for (size_t i = 0; i < s->nverdicts; i++) {
