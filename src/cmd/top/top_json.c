@@ -80,6 +80,12 @@ static json_t *jvms(const struct top_sample *s)
 		json_object_set_new(o, "qmp",
 				    vm->qmp[0] ? json_string(vm->qmp) :
 						 json_null());
+		/* Its own interval: between the two replies, not our reads. */
+		jset_real(o, "interval_s",
+			  vm->have_prev && !vm->why[0] ?
+				  (double)(vm->cur.t_ns - vm->prev.t_ns) / 1e9 :
+				  nan,
+			  6);
 		json_object_set_new(o, "error",
 				    vm->why[0] ? json_string(vm->why) :
 						 json_null());
