@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "top_report.h"
+#include "../../core/blkinfo.h"
 #include "../../util/fsread.h"
+#include "../../util/term.h"
 
 static bool prefixed(const char *name, const char *p)
 {
@@ -49,6 +51,44 @@ bool top_shown(const struct fsview *v, const struct top_dev *d,
 	return true;
 }
 
+/* The disk's driver, hardware queues, scheduler and write cache. */
+static void ident_of(const struct fsview *v, const char *disk, char *out,
+		     size_t len)
+{
+	struct blkinfo bi;
+	char path[PATH_MAX], buf[256], raw[160];
+	char **names = NULL;
+	size_t o;
+	int nq;
+
+	memset(&bi, 0, sizeof(bi));
+	blkinfo_disk(v, disk, &bi);
+	o = (size_t)snprintf(raw, sizeof(raw), "%s",
+			     bi.driver[0] ? bi.driver : "driver unknown");
+	snprintf(path, sizeof(path), "/sys/block/%s/mq", disk);
+	nq = fsv_list(v, path, "", &names);
+	if (nq > 0 && o < sizeof(raw))
+		o += (size_t)snprintf(raw + o, sizeof(raw) - o, ", %d queue%s",
+				      nq, nq == 1 ? "" : "s");
+	if (nq >= 0)
+		fsv_list_free(names);
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/scheduler", disk);
+	if (fsv_read(v, path, buf, sizeof(buf)) > 0 && o < sizeof(raw)) {
+		char *a = strchr(buf, '['), *b = a ? strchr(a, ']') : NULL;
+
+		if (a && b) {
+			*b = '\0';
+			o += (size_t)snprintf(raw + o, sizeof(raw) - o, ", %s",
+					      a + 1);
+		}
+	}
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/write_cache", disk);
+	if (fsv_read(v, path, buf, sizeof(buf)) > 0 && o < sizeof(raw))
+		snprintf(raw + o, sizeof(raw) - o, ", %s", buf);
+	/* sysfs text is the kernel's, but a driver name is only a string. */
+	term_sanitize(out, len, raw, 0);
+}
+
 void top_class_of(const struct fsview *v, const struct top_dev *d,
 		  struct top_class *c)
 {
@@ -57,6 +97,7 @@ void top_class_of(const struct fsview *v, const struct top_dev *d,
 
 	snprintf(c->kind, sizeof(c->kind), "non-rot");
 	c->slow_ms = 5;
+	c->ident[0] = '\0';
 	if (!d->name_clean)
 		return;
 	snprintf(disk, sizeof(disk), "%s", d->name);
@@ -73,6 +114,7 @@ void top_class_of(const struct fsview *v, const struct top_dev *d,
 				snprintf(disk, sizeof(disk), "%s", slash + 1);
 		}
 	}
+	ident_of(v, disk, c->ident, sizeof(c->ident));
 	if (prefixed(disk, "nvme")) {
 		snprintf(c->kind, sizeof(c->kind), "nvme");
 		c->slow_ms = 2;

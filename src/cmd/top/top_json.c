@@ -27,6 +27,9 @@ static json_t *jdev(const struct top_row *w)
 	json_object_set_new(o, "major", json_integer(r->major));
 	json_object_set_new(o, "minor", json_integer(r->minor));
 	json_object_set_new(o, "kind", json_string(w->cls.kind));
+	json_object_set_new(o, "identity",
+			    w->cls.ident[0] ? json_string(w->cls.ident) :
+					      json_null());
 	json_object_set_new(o, "state", json_string(state_names[r->state]));
 	/* Figures the kernel does not report, or not yet, are null. */
 	jset_real(o, "r_s", ok ? r->r_s : nan, 2);

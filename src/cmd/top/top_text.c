@@ -66,7 +66,8 @@ static void row(const struct top_row *w, FILE *f)
 		fprintf(f, "%7.1f %8.2f ", r->f_s, r->f_await_ms);
 	else
 		fprintf(f, "%7s %8s ", "-", "-");
-	fprintf(f, "%7.2f %6.1f  %s\n", r->aqu_sz, r->util_pct, w->cls.kind);
+	fprintf(f, "%7.2f %6.1f  %-10s  %s\n", r->aqu_sz, r->util_pct,
+		w->cls.kind, w->cls.ident);
 }
 
 static void vm_rows(const struct top_sample *s, FILE *f)
@@ -112,9 +113,9 @@ void top_text_frame(const struct top_sample *s, FILE *f, bool clear)
 	if (clear)
 		fputs("\033[H\033[J", f);
 	header(s, f);
-	fprintf(f, "%-12s %9s %9s %8s %8s %8s %8s %7s %8s %7s %6s  %s\n",
+	fprintf(f, "%-12s %9s %9s %8s %8s %8s %8s %7s %8s %7s %6s  %-10s  %s\n",
 		"DEVICE", "r/s", "w/s", "rMB/s", "wMB/s", "r_await", "w_await",
-		"f/s", "f_await", "aqu-sz", "busy%", "kind");
+		"f/s", "f_await", "aqu-sz", "busy%", "kind", "what it is");
 	for (size_t i = 0; i < s->nrows; i++)
 		row(&s->rows[i], f);
 	if (!s->nrows)

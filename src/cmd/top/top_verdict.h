@@ -18,6 +18,8 @@ enum top_sev { TOP_NOTE, TOP_WARNING };
 struct top_class {
 	char kind[16]; /* "rotational", "nvme", "non-rot" (queue/rotational) */
 	double slow_ms; /* a mean answer above this is slow for the kind */
+	/* doctor's one line: "virtio_blk, 2 queues, mq-deadline, write back" */
+	char ident[160];
 };
 
 struct top_verdict {
