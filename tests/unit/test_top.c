@@ -63,6 +63,11 @@ static void test_parse(void **state)
 	assert_int_equal(d->nfields, 17);
 	assert_int_equal(d->f[TF_FL_TICKS], 400);
 	assert_int_equal(top_find(&a, "hda")->nfields, 11);
+	/* A hint that is wrong, or out of range, still finds the device. */
+	assert_ptr_equal(top_find_near(&a, "vda", 3), top_find(&a, "vda"));
+	assert_ptr_equal(top_find_near(&a, "vda", 99), top_find(&a, "vda"));
+	assert_ptr_equal(top_find_near(&a, "hda", 4), &a.devs[4]);
+	assert_null(top_find_near(&a, "nope", 0));
 	/* The escape sequence arrives escaped, and is no /sys path. */
 	d = &a.devs[5];
 	assert_null(strchr(d->name, '\x1b'));

@@ -13,6 +13,7 @@
 #include "../commands.h"
 #include "../opts.h"
 #include "top_report.h"
+#include "../../core/blkinfo.h"
 #include "../../util/clock.h"
 #include "../../util/err.h"
 #include "../../util/fsread.h"
@@ -68,7 +69,7 @@ static const struct opt_cmd top_cmd = {
 
 struct top_loop {
 	const struct top_cli *o;
-	char *const *disks;
+	char **disks; /* kernel names */
 	int ndisks;
 	struct top_sample s;
 	struct top_snap prev, cur;
@@ -84,7 +85,7 @@ static void find_gone(struct top_loop *l)
 	l->s.ngone = 0;
 	for (size_t i = 0; i < l->prev.n; i++) {
 		const struct top_dev *p = &l->prev.devs[i];
-		const struct top_dev *c = top_find(&l->cur, p->name);
+		const struct top_dev *c = top_find_near(&l->cur, p->name, i);
 
 		if (!l->prev_shown[i] ||
 		    (c && c->major == p->major && c->minor == p->minor))
@@ -121,7 +122,8 @@ static void build_sample(struct top_loop *l)
 		if (!l->cur_shown[i])
 			continue;
 		w = &s->rows[s->nrows++];
-		top_rate_of(top_find(&l->prev, c->name), c, secs, &w->rate);
+		top_rate_of(top_find_near(&l->prev, c->name, i), c, secs,
+			    &w->rate);
 		top_class_of(&fsview_host, c, &w->cls);
 		s->nverdicts += top_judge_dev(&w->rate, &w->cls,
 					      s->verdicts + s->nverdicts,
@@ -154,6 +156,27 @@ static bool check_disks(struct top_loop *l, struct err *err)
 	return true;
 }
 
+/*
+ * A /dev path ("/dev/mapper/vg-data", "/dev/disk/by-id/...") stands for
+ * the kernel's name of the device it leads to ("dm-3"), which is the name
+ * in /proc/diskstats. Anything else is taken as a kernel name.
+ */
+static char **resolve_disks(char **args, int n)
+{
+	char **v = xcalloc((size_t)n + 1, sizeof(*v));
+
+	for (int i = 0; i < n; i++) {
+		char name[TOP_NAME_MAX];
+
+		if (!strncmp(args[i], "/dev/", 5) &&
+		    blkinfo_dev_name(&fsview_host, args[i], name, sizeof(name)))
+			v[i] = xstrdup(name);
+		else
+			v[i] = xstrdup(args[i]);
+	}
+	return v;
+}
+
 /* Sleep until @t_ns in slices, so that Ctrl-C ends the wait at once. */
 static void wait_until(uint64_t t_ns)
 {
@@ -181,8 +204,8 @@ int cmd_top(int argc, char **argv)
 			"--interval must be at least 100ms");
 		goto out;
 	}
-	l.disks = st.positional;
 	l.ndisks = st.npositional;
+	l.disks = resolve_disks(st.positional, st.npositional);
 	l.s.argc = argc + 1;
 	l.s.argv = argv - 1;
 	l.s.interval_opt_s = (double)o.interval_ns / 1e9;
@@ -249,6 +272,9 @@ out:
 	free(l.prev_shown);
 	free(l.cur_shown);
 	top_vms_free(l.vms, l.nvms);
+	for (int i = 0; l.disks && i < l.ndisks; i++)
+		free(l.disks[i]);
+	free(l.disks);
 	free(l.s.rows);
 	free(l.s.gone);
 	free(l.s.verdicts);

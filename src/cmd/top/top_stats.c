@@ -176,6 +176,14 @@ void top_snap_free(struct top_snap *s)
 	s->n = 0;
 }
 
+const struct top_dev *top_find_near(const struct top_snap *s, const char *name,
+				    size_t hint)
+{
+	if (hint < s->n && !strcmp(s->devs[hint].name, name))
+		return &s->devs[hint];
+	return top_find(s, name);
+}
+
 const struct top_dev *top_find(const struct top_snap *s, const char *name)
 {
 	for (size_t i = 0; i < s->n; i++)

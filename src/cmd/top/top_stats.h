@@ -66,6 +66,10 @@ void top_parse(const char *buf, size_t len, struct top_snap *s);
 /* Read @path (bounded) and parse it, stamping the time. */
 bool top_read(const char *path, struct top_snap *s, struct err *err);
 void top_snap_free(struct top_snap *s);
+/* The device named @name; @hint (an index) is tried first, since the
+   kernel lists devices in a stable order. */
+const struct top_dev *top_find_near(const struct top_snap *s, const char *name,
+				    size_t hint);
 const struct top_dev *top_find(const struct top_snap *s, const char *name);
 
 enum top_state {
