@@ -126,7 +126,25 @@ def no_device_opened():
     ok(not dev, "no /dev node opened: %s" % dev)
 
 
+def reader_goes_away():
+    """iolab top | head: the end of the reader ends top, quietly."""
+    for extra in ([], ["--json"]):
+        p = subprocess.Popen([IOLAB, "top", "--interval", "100ms"] + extra,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p.stdout.readline()
+        p.stdout.close()
+        try:
+            rc = p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc = None
+        err = p.stderr.read().decode()
+        ok(rc == 0 and err == "", "top %s | head: exit 0, nothing on stderr "
+           "(got %s, %r)" % (" ".join(extra), rc, err))
+
+
 bad_flags()
+reader_goes_away()
 no_device_opened()
 one_json()
 batch()

@@ -4,6 +4,7 @@
  * frame per interval. It reads /proc and /sys only: no block device is
  * opened, so it adds no load to the disks it watches.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,8 +250,9 @@ int cmd_top(int argc, char **argv)
 		} else {
 			top_text_frame(&l.s, stdout, clear);
 			if (fflush(stdout)) {
-				err_set(&err, EXIT_IO, 0,
-					"cannot write the report to stdout");
+				err_set(&err, EXIT_IO, errno,
+					"cannot write the report to stdout: %s",
+					strerror(errno));
 				goto out;
 			}
 		}
@@ -265,6 +267,9 @@ int cmd_top(int argc, char **argv)
 	if (sig_pending())
 		rc = sig_exit_code(sig_pending());
 out:
+	/* A reader that stopped reading (| head) ends the watch: no error. */
+	if (err.errnum == EPIPE)
+		err.msg[0] = '\0';
 	if (err.msg[0])
 		rc = err_report(&err);
 	top_snap_free(&l.prev);
