@@ -25,6 +25,7 @@ def bad_flags():
                        (["--interval", "soon"], "an interval that is no time"),
                        (["--count", "x"], "a count that is no number"),
                        (["--count", "-1"], "a negative count"),
+                       (["--json", "--csv"], "--json with --csv"),
                        (["no-such-disk0", "--count", "1"], "a disk that is not there")):
         rc, out, err = run(["top"] + args)
         ok(rc == 1, "%s: exit 1 (got %d)" % (what, rc))
@@ -81,6 +82,19 @@ def batch():
     ok("sample 1" in out and "sample 2" in out, "frames numbered")
     ok("\033" not in out, "no escape sequence when not a terminal")
     ok("DEVICE" in out and "r_await" in out and "aqu-sz" in out, "iostat's columns")
+
+
+def csv():
+    import csv as csvmod
+    rc, out, err = run(["top", "--csv", "--count", "2", "--interval", "200ms"])
+    ok(rc == 0, "--csv --count 2: exit 0")
+    rows = list(csvmod.reader(out.splitlines()))
+    ndev = len([d for d in os.listdir("/sys/block") if not d.startswith(HIDDEN)])
+    ok(rows and rows[0][:4] == ["sample", "time", "interval_s", "device"],
+       "--csv: a header first")
+    ok(len(rows) == 1 + 2 * ndev, "--csv: one line per disk per sample (%d)"
+       % (len(rows) - 1))
+    ok(all(len(r) == len(rows[0]) for r in rows), "--csv: every line complete")
 
 
 def no_device_open_and_ctrl_c():
@@ -148,5 +162,6 @@ reader_goes_away()
 no_device_opened()
 one_json()
 batch()
+csv()
 no_device_open_and_ctrl_c()
 done()

@@ -29,7 +29,7 @@
 struct top_cli {
 	uint64_t interval_ns;
 	unsigned count;
-	bool batch, json, all, vms;
+	bool batch, json, csv, all, vms;
 };
 
 #define OFF(f) offsetof(struct top_cli, f)
@@ -49,6 +49,8 @@ static const struct opt top_table[] = {
 	  "plain frames one after another, also on a terminal (as top -b)" },
 	{ "json", 0, OPT_FLAG, NULL, OFF(json),
 	  "one JSON document per sample, one per line" },
+	{ "csv", 0, OPT_FLAG, NULL, OFF(csv),
+	  "CSV: a header, then one line per disk per sample" },
 	{ .kind = OPT_GROUP },
 };
 
@@ -205,6 +207,10 @@ int cmd_top(int argc, char **argv)
 			"--interval must be at least 100ms");
 		goto out;
 	}
+	if (o.json && o.csv) {
+		err_set(&err, EXIT_USAGE, 0, "--json and --csv: choose one");
+		goto out;
+	}
 	l.ndisks = st.npositional;
 	l.disks = resolve_disks(st.positional, st.npositional);
 	l.s.argc = argc + 1;
@@ -214,7 +220,7 @@ int cmd_top(int argc, char **argv)
 	l.s.all = o.all;
 	l.s.verdicts = xcalloc(VERDICTS_MAX, sizeof(*l.s.verdicts));
 	/* Redraw in place only for a person at a terminal. */
-	clear = !o.json && !o.batch && isatty(STDOUT_FILENO);
+	clear = !o.json && !o.csv && !o.batch && isatty(STDOUT_FILENO);
 	sig_install();
 	if (!top_read(DISKSTATS, &l.prev, &err))
 		goto out;
@@ -246,6 +252,11 @@ int cmd_top(int argc, char **argv)
 		build_sample(&l);
 		if (o.json) {
 			if (!top_json_line(&l.s, stdout, &err))
+				goto out;
+		} else if (o.csv) {
+			if (i == 1)
+				top_csv_header(stdout);
+			if (!top_csv_rows(&l.s, stdout, &err))
 				goto out;
 		} else {
 			top_text_frame(&l.s, stdout, clear);

@@ -61,5 +61,7 @@ void top_vm_disk_rate(const struct top_vm *vm, size_t i, struct top_vmrate *r);
 
 void top_text_frame(const struct top_sample *s, FILE *f, bool clear);
 bool top_json_line(const struct top_sample *s, FILE *f, struct err *err);
+void top_csv_header(FILE *f);
+bool top_csv_rows(const struct top_sample *s, FILE *f, struct err *err);
 
 #endif
