@@ -195,7 +195,6 @@ int cmd_top(int argc, char **argv)
 	struct err err = { 0 };
 	int rc = EXIT_OK, prc;
 	bool clear;
-	uint64_t t0;
 
 	prc = opts_parse(&top_cmd, argc, argv, &o, &st, &err);
 	if (prc != OPTS_OK) {
@@ -233,9 +232,12 @@ int cmd_top(int argc, char **argv)
 	}
 	if (!check_disks(&l, &err))
 		goto out;
-	t0 = l.prev.t_ns;
 	for (unsigned i = 1; !o.count || i <= o.count; i++) {
-		wait_until(t0 + i * o.interval_ns);
+		/*
+		 * From the last read, not a fixed grid: a monitor that was
+		 * slow to answer (--vms) must not bring samples back to back.
+		 */
+		wait_until(l.prev.t_ns + o.interval_ns);
 		if (sig_pending())
 			break;
 		if (!top_read(DISKSTATS, &l.cur, &err))
