@@ -62,6 +62,40 @@ static void scsi_host_driver(const struct fsview *v, const char *disk,
 	fsv_read(v, path, out, len);
 }
 
+double blkinfo_pcie_mbps(const char *speed, unsigned int width)
+{
+	char *end;
+	double gt = strtod(speed, &end);
+
+	if (end == speed || gt <= 0 || gt > 1000 || !width || width > 32 ||
+	    strncmp(end, " GT/s", 5))
+		return 0;
+	/* 8b/10b up to 5 GT/s (PCIe 1 and 2), 128b/130b from 8 GT/s. */
+	return gt * 1000 / 8 * (gt <= 5 ? 0.8 : 128.0 / 130) * width;
+}
+
+/* An NVMe namespace's controller sits on a PCI function: its link. */
+static void pcie_link(const struct fsview *v, const char *name,
+		      struct blkinfo *bi)
+{
+	char path[PATH_MAX], speed[40] = "";
+	uint64_t width = 0;
+
+	snprintf(path, sizeof(path),
+		 "/sys/block/%s/device/device/current_link_speed", name);
+	if (fsv_read(v, path, speed, sizeof(speed)) <= 0)
+		return;
+	speed[strcspn(speed, "\n")] = '\0';
+	snprintf(path, sizeof(path),
+		 "/sys/block/%s/device/device/current_link_width", name);
+	if (fsv_read_u64(v, path, &width))
+		return;
+	bi->link_mbps = blkinfo_pcie_mbps(speed, (unsigned int)width);
+	if (bi->link_mbps > 0)
+		snprintf(bi->link, sizeof(bi->link), "%.30s x%u", speed,
+			 (unsigned int)width);
+}
+
 void blkinfo_disk(const struct fsview *v, const char *name, struct blkinfo *bi)
 {
 	char path[PATH_MAX];
@@ -95,6 +129,8 @@ void blkinfo_disk(const struct fsview *v, const char *name, struct blkinfo *bi)
 	for (char *e = bi->model + strlen(bi->model);
 	     e > bi->model && e[-1] == ' ';)
 		*--e = '\0';
+	if (!strcmp(bi->driver, "nvme"))
+		pcie_link(v, name, bi);
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/rotational", name);
 	if (!fsv_read_u64(v, path, &u))
 		bi->rotational = (int)u;

@@ -24,7 +24,16 @@ struct blkinfo {
 	int rotational; /* 0, 1, or -1 unknown */
 	unsigned int logical_block_size;
 	unsigned int physical_block_size;
+	/* An NVMe disk's PCIe link as sysfs reports it ("8.0 GT/s PCIe x4")
+	 * and the data it carries at most, MB/s; "" and 0 when unknown. */
+	char link[48];
+	double link_mbps;
 };
+
+/* The data a PCIe link of @width lanes at @speed ("8.0 GT/s PCIe", as
+ * sysfs' current_link_speed) carries at most, MB/s (line coding taken
+ * off); 0 when the speed cannot be read. */
+double blkinfo_pcie_mbps(const char *speed, unsigned int width);
 
 /* Fill @bi for the device @dev (st_dev of a file, or st_rdev). */
 bool blkinfo_get(const struct fsview *v, dev_t dev, struct blkinfo *bi);

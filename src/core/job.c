@@ -115,25 +115,27 @@ const char *cache_risk(enum cache_mode c)
 
 bool job_qemu_refuses(enum engine_kind e, enum cache_mode c, struct err *err)
 {
-	if (e != ENGINE_NATIVE || cache_direct(c))
+	const char *aio = engine_qemu_aio(e);
+
+	if (!engine_has(e, ENGINE_NEEDS_DIRECT) || cache_direct(c))
 		return false;
 	err_set(err, EXIT_ENV, 0,
-		"QEMU refuses aio=native with cache=%s: \"aio=native was specified, but it requires cache.direct=on, which was not specified.\" Linux AIO is only asynchronous with O_DIRECT; use --cache none or directsync, another --engine, or --force to measure it anyway",
-		cache_name(c));
+		"QEMU refuses aio=%s with cache=%s: \"aio=%s was specified, but it requires cache.direct=on, which was not specified.\" Linux AIO is only asynchronous with O_DIRECT; use --cache none or directsync, another --engine, or --force to measure it anyway",
+		aio, cache_name(c), aio);
 	return true;
 }
 
 unsigned int job_lanes(const struct job_spec *j)
 {
 	/* QEMU's thread pool: one blocking worker per outstanding request. */
-	if (j->engine == ENGINE_THREADS)
+	if (engine_has(j->engine, ENGINE_THREAD_PER_IO))
 		return j->threads * j->qd;
 	return j->threads;
 }
 
 unsigned int job_lane_depth(const struct job_spec *j)
 {
-	return j->engine == ENGINE_THREADS ? 1 : j->qd;
+	return engine_has(j->engine, ENGINE_THREAD_PER_IO) ? 1 : j->qd;
 }
 
 unsigned int job_submit_batch(const struct job_spec *j)
@@ -213,16 +215,17 @@ bool job_validate(const struct job_spec *j, struct err *err)
 	if (!j->threads || j->threads > 256)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--threads must be between 1 and 256");
-	if (j->engine == ENGINE_SYNC && j->qd > 1)
+	if (engine_has(j->engine, ENGINE_ONE_AT_A_TIME) && j->qd > 1)
 		return err_set(
 			err, EXIT_USAGE, 0,
-			"--engine sync does one I/O at a time, so --qd must be 1; use --engine threads (a pool, like QEMU's aio=threads) or io_uring for QD %u",
-			j->qd);
-	if (j->engine == ENGINE_THREADS && j->qd * j->threads > 1024)
+			"--engine %s does one I/O at a time, so --qd must be 1; use --engine threads (a pool, like QEMU's aio=threads) or io_uring for QD %u",
+			engine_name(j->engine), j->qd);
+	if (engine_has(j->engine, ENGINE_THREAD_PER_IO) &&
+	    j->qd * j->threads > 1024)
 		return err_set(
 			err, EXIT_USAGE, 0,
-			"--engine threads runs one worker per outstanding I/O: --qd %u x --threads %u is above 1024 workers",
-			j->qd, j->threads);
+			"--engine %s runs one worker per outstanding I/O: --qd %u x --threads %u is above 1024 workers",
+			engine_name(j->engine), j->qd, j->threads);
 	if (j->runtime_ns && j->runtime_ns < JOB_MIN_RUNTIME_NS)
 		return err_set(
 			err, EXIT_USAGE, 0,

@@ -22,6 +22,9 @@
 #define DISK_FLOOR_NS 5000
 /* SATA 6 Gb/s carries at most 600 MB/s of data. */
 #define SATA_MBPS 600.0
+/* A 15k rpm disk seeks some 200-400 times a second at QD1; a full queue
+ * over a short stroke (a small test region) may double that. */
+#define HDD_MAX_RANDOM_IOPS 2000
 /* What sampling the read data may cost after a run. */
 #define SAMPLE_BUDGET_NS 200000000ull
 
@@ -127,7 +130,7 @@ static void unbacked_check(const struct job_spec *j, const struct target *t,
  * storage: when that flush takes a real share of the run's time, the
  * write figures were the cache's, and the rate counting it is given.
  */
-static void cached_writes(const struct run_result *r, const struct target *t,
+static void cached_writes(struct run_result *r, const struct target *t,
 			  struct warnings *w)
 {
 	const struct dir_stats *wr = &r->dir[DIR_WRITE];
@@ -148,7 +151,8 @@ static void cached_writes(const struct run_result *r, const struct target *t,
 	}
 	flush_s = (double)(clock_mono_ns() - t0) / 1e9;
 	close(fd);
-	if (flush_s < 0.05 || flush_s < 0.1 * r->elapsed_s)
+	r->cache_flush_s = flush_s;
+	if (!result_writes_cached(r))
 		return;
 	warn_add(
 		w, "cached-writes",
@@ -195,6 +199,41 @@ static void littles_law(const struct run_result *r, struct warnings *w)
 			busy_s / r->elapsed_s, slots);
 }
 
+/*
+ * The bus and the device class: on bare metal (in a guest, the device's
+ * bus is emulated and its limits are the host's), no disk delivers more
+ * than its link carries, and no single rotating disk on a SATA port seeks
+ * thousands of times a second.
+ */
+void plausible_physics(const struct run_result *r, const struct target_env *e,
+		       bool virtualized, struct warnings *w)
+{
+	const struct job_spec *j = &r->spec;
+	double mbps = result_mbps(r, DIR_READ) + result_mbps(r, DIR_WRITE);
+	double iops = result_iops(r, DIR_READ) + result_iops(r, DIR_WRITE);
+	bool sata = !strcmp(e->driver, "ahci") ||
+		    !strcmp(e->driver, "ata_piix");
+
+	if (virtualized || r->elapsed_s <= 0)
+		return;
+	if (sata && mbps > SATA_MBPS)
+		warn_add(
+			w, "above-bus",
+			"%.0f MB/s is more than a SATA link carries (600 MB/s): part of it came from a cache",
+			mbps);
+	else if (e->link_mbps > 0 && mbps > e->link_mbps)
+		warn_add(
+			w, "above-bus",
+			"%.0f MB/s is more than %s's PCIe link carries (%s: %.0f MB/s): part of it came from a cache",
+			mbps, e->device, e->link, e->link_mbps);
+	if (sata && e->rotational == 1 && rw_is_random(j->rw) &&
+	    j->bs <= (64u << 10) && iops > HDD_MAX_RANDOM_IOPS)
+		warn_add(
+			w, "above-device-class",
+			"%.0f random IOPS from a rotating disk on a SATA port, which seeks a few hundred times a second (at most ~%d with a full queue on a short stroke): a cache (the drive's, a controller's, the page cache) served them",
+			iops, HDD_MAX_RANDOM_IOPS);
+}
+
 void plausible_check(struct run_result *r, const struct target *t)
 {
 	const struct job_spec *j = &r->spec;
@@ -202,10 +241,11 @@ void plausible_check(struct run_result *r, const struct target *t)
 	const struct dir_stats *rd = &r->dir[DIR_READ];
 	bool direct = cache_direct(j->cache);
 
-	if (j->engine == ENGINE_NULL) {
+	if (engine_has(j->engine, ENGINE_NO_IO)) {
 		warn_add(
 			w, "null-engine",
-			"--engine null does no I/O: these figures are iolab's own cost, not a device's");
+			"--engine %s does no I/O: these figures are iolab's own cost, not a device's",
+			engine_name(j->engine));
 		return;
 	}
 	if (t->env.ram_backed)
@@ -214,10 +254,11 @@ void plausible_check(struct run_result *r, const struct target *t)
 			"%s is backed by RAM (%s): the figures measure memory and the software path, not a disk",
 			t->path,
 			t->env.fs_type[0] ? t->env.fs_type : t->env.device);
-	if (j->engine == ENGINE_NATIVE && !direct)
+	if (engine_has(j->engine, ENGINE_NEEDS_DIRECT) && !direct)
 		warn_add(
 			w, "native-buffered",
-			"aio=native without O_DIRECT (forced): io_submit() blocks until each request is done, so the queue depth is effectively 1; QEMU refuses this setting");
+			"aio=%s without O_DIRECT (forced): io_submit() blocks until each request is done, so the queue depth is effectively 1; QEMU refuses this setting",
+			engine_qemu_aio(j->engine));
 	if (j->pattern == PATTERN_ZERO && rw_writes(j))
 		warn_add(
 			w, "zero-data",
@@ -240,14 +281,7 @@ void plausible_check(struct run_result *r, const struct target *t)
 			w, "below-disk-latency",
 			"median read latency %.1f us is below what any disk can do: reads were served from a cache (host page cache, array cache, or a RAM disk)",
 			hist_percentile(&rd->lat, 50) / 1e3);
-	if (!plausible_virtualized() &&
-	    (!strcmp(t->env.driver, "ahci") ||
-	     !strcmp(t->env.driver, "ata_piix")) &&
-	    result_mbps(r, DIR_READ) + result_mbps(r, DIR_WRITE) > SATA_MBPS)
-		warn_add(
-			w, "above-bus",
-			"%.0f MB/s is more than a SATA link carries (600 MB/s): part of it came from a cache",
-			result_mbps(r, DIR_READ) + result_mbps(r, DIR_WRITE));
+	plausible_physics(r, &t->env, plausible_virtualized(), w);
 	littles_law(r, w);
 	cached_writes(r, t, w);
 	if (j->rate_iops && r->elapsed_s > 0 &&

@@ -12,8 +12,14 @@
 
 struct run_result;
 struct target;
+struct target_env;
+struct warnings;
 
 void plausible_check(struct run_result *r, const struct target *t);
+/* The bus and device-class rules alone (above-bus, above-device-class),
+ * for a device of @e; none apply when @virtualized. */
+void plausible_physics(const struct run_result *r, const struct target_env *e,
+		       bool virtualized, struct warnings *w);
 /* True when running under a hypervisor (CPUID leaf 1, ECX bit 31). */
 bool plausible_virtualized(void);
 

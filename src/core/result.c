@@ -24,6 +24,29 @@ double result_mibps(const struct run_result *r, int dir)
 		       0;
 }
 
+double result_storage_mbps(const struct run_result *r)
+{
+	double s = r->elapsed_s + r->cache_flush_s;
+
+	if (s <= 0)
+		return 0;
+	return (double)(r->dir[DIR_READ].bytes + r->dir[DIR_WRITE].bytes) / s /
+	       1e6;
+}
+
+double result_window_s(const struct run_result *r)
+{
+	double rt = (double)r->spec.runtime_ns / 1e9;
+
+	return r->spec.runtime_ns && r->elapsed_s > rt ? rt : r->elapsed_s;
+}
+
+bool result_writes_cached(const struct run_result *r)
+{
+	return r->cache_flush_s >= 0.05 &&
+	       r->cache_flush_s >= 0.1 * r->elapsed_s;
+}
+
 uint64_t result_total_ios(const struct run_result *r)
 {
 	return r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios;

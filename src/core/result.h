@@ -32,6 +32,10 @@ struct run_result {
 	unsigned int lanes;
 	struct dir_stats dir[DIR_COUNT];
 	uint64_t flush_skipped; /* cache=unsafe: flushes dropped */
+	/* The flush timed after a run whose writes were not durable at
+	 * completion (plausible.c): the time its writes still needed to reach
+	 * the storage. 0 when not measured. */
+	double cache_flush_s;
 	uint64_t ramp_ios; /* completed during --ramp, not counted */
 	uint64_t ramp_lat_ns; /* their latencies summed (not counted either) */
 	/* Measured requests: total time from due to their submit call. */
@@ -53,6 +57,15 @@ struct run_result {
 double result_iops(const struct run_result *r, int dir);
 double result_mbps(const struct run_result *r, int dir); /* 10^6 B/s */
 double result_mibps(const struct run_result *r, int dir); /* 2^20 B/s */
+/* MB/s of reads and writes together that reached the storage: the
+ * cache flush after the run counted in the time. */
+double result_storage_mbps(const struct run_result *r);
+/* That flush took a real share of the run: its write figures were a
+ * cache's (the "cached-writes" warning). */
+bool result_writes_cached(const struct run_result *r);
+/* The time the per-second series covers: the measured phase, without
+ * the drain of a timed run's last requests after its --runtime. */
+double result_window_s(const struct run_result *r);
 /* All reads and writes together. */
 uint64_t result_total_ios(const struct run_result *r);
 double result_cpu_us_per_io(const struct run_result *r);

@@ -105,14 +105,14 @@ static bool lane_setup(struct lane *l)
 	struct engine_setup es;
 
 	l->fd = -1;
-	if (j->engine != ENGINE_NULL) {
+	if (!(l->ops->flags & ENGINE_NO_IO)) {
 		l->fd = target_open(l->t, j->cache, writes, &l->err);
 		if (l->fd < 0)
 			return false;
 	}
 	/* An engine that never touches the data gets no buffers: its
 	 * slots keep buf NULL and lane_prep stamps nothing. */
-	if (l->ops->no_buffers)
+	if (l->ops->flags & ENGINE_NO_IO)
 		stride = 0;
 	l->bufs_len = stride * l->depth;
 	if (l->bufs_len) {
@@ -213,6 +213,10 @@ static inline void lane_complete(struct lane *l, struct io_slot *s,
 	l->st[op].ios++;
 	l->st[op].bytes += op == IO_FLUSH ? 0 : s->len;
 	if (op != IO_FLUSH) {
+		/* The drain after the window (requests in flight at its end)
+		 * counts in its last second: never a second of its own. */
+		if (__builtin_expect(now >= l->ctl->end_ns, 0))
+			now = l->ctl->end_ns - 1;
 		while (now >= l->next_tick_ns) {
 			l->sec++;
 			l->next_tick_ns += 1000000000ull;
@@ -500,7 +504,7 @@ static void drop_page_cache(const struct job_spec *j, const struct target *t)
 {
 	int fd;
 
-	if (cache_direct(j->cache) || j->engine == ENGINE_NULL)
+	if (cache_direct(j->cache) || engine_has(j->engine, ENGINE_NO_IO))
 		return;
 	fd = target_reopen(t, O_RDONLY, NULL);
 	if (fd < 0)
@@ -569,12 +573,13 @@ static bool no_io_check(const struct job_spec *j, const struct runner_opts *o,
 
 /*
  * Only the seconds measured: an --ios run sized for an hour may take a few
- * milliseconds. An I/O completing exactly on the last boundary opens one
- * more second.
+ * milliseconds; a timed run's drain belongs to its window's last second
+ * (result_window_s). An I/O completing exactly on the last boundary opens
+ * one more second.
  */
 static uint32_t measured_seconds(const struct run_result *res, uint32_t cap)
 {
-	uint32_t m = (uint32_t)ceil(res->elapsed_s);
+	uint32_t m = (uint32_t)ceil(result_window_s(res) - 1e-9);
 
 	if (m < cap && (res->ts[m].ios[0] || res->ts[m].ios[1]))
 		m++;

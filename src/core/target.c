@@ -144,6 +144,8 @@ static void fill_env(struct target *t, const struct stat *st)
 		snprintf(e->driver, sizeof(e->driver), "%s", bi.driver);
 		snprintf(e->model, sizeof(e->model), "%s", bi.model);
 		e->rotational = bi.rotational;
+		snprintf(e->link, sizeof(e->link), "%s", bi.link);
+		e->link_mbps = bi.link_mbps;
 		if (!t->logical_block_size)
 			t->logical_block_size = bi.logical_block_size;
 	}
@@ -729,7 +731,7 @@ bool target_check_job(const struct target *t, const struct job_spec *j,
 			err, EXIT_ENV, 0,
 			"refusing to write to %s: this run may only read it",
 			t->path);
-	if (!cache_direct(j->cache) || j->engine == ENGINE_NULL)
+	if (!cache_direct(j->cache) || engine_has(j->engine, ENGINE_NO_IO))
 		return true;
 	if (j->bs % a)
 		return err_set(

@@ -38,6 +38,8 @@ struct target_env {
 	char driver[64]; /* "virtio_blk" */
 	char model[96];
 	int rotational; /* -1 unknown */
+	char link[48]; /* the disk's PCIe link, "" unknown (blkinfo.h) */
+	double link_mbps; /* what that link carries, MB/s; 0 unknown */
 	bool ram_backed; /* tmpfs, ramfs, brd, zram */
 };
 

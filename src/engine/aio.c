@@ -4,8 +4,14 @@
  * taken from the completion ring the kernel maps into our address space
  * when it has any (no syscall), and io_getevents() only to wait. Flushes go
  * as IO_CMD_FDSYNC where the kernel takes it (4.18+), else inline, as
- * QEMU's thread-pool fallback does.
+ * QEMU's thread-pool fallback does. A build without libaio keeps only the
+ * declaration at the end.
  */
+#include "config.h"
+
+#include "engine_impl.h"
+
+#if HAVE_LIBAIO
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +20,6 @@
 
 #include <libaio.h>
 
-#include "engine_impl.h"
 #include "../util/err.h"
 #include "../util/xmem.h"
 
@@ -217,8 +222,15 @@ static void aio_exit(struct engine *e)
 	free(ae);
 }
 
+#endif /* HAVE_LIBAIO */
+
 const struct engine_ops aio_engine_ops = {
 	.name = "native",
+	/* Linux AIO is asynchronous only with O_DIRECT (io_submit blocks
+	 * on buffered files): why QEMU refuses it without cache.direct. */
+	.flags = ENGINE_NEEDS_DIRECT,
+	.qemu_aio = "native",
+#if HAVE_LIBAIO
 	.probe = aio_probe,
 	.init = aio_init,
 	.queue = aio_queue,
@@ -226,4 +238,5 @@ const struct engine_ops aio_engine_ops = {
 	.reap = aio_reap,
 	.features = aio_features,
 	.exit = aio_exit,
+#endif
 };

@@ -52,11 +52,30 @@ struct engine_setup {
 
 struct engine;
 
+/*
+ * What an engine is, declared in its ops (fio's ioengine flags): the
+ * runner, the job checks and the commands ask these, never the kind.
+ */
+enum engine_flag {
+	/* Completes every request at once without touching the target: no
+	 * file is opened, no buffer mapped, no data read or written. */
+	ENGINE_NO_IO = 1u << 0,
+	/* Blocking calls inline: one request in flight per thread, so a
+	 * queue depth above 1 means nothing. */
+	ENGINE_ONE_AT_A_TIME = 1u << 1,
+	/* A blocking worker per outstanding request (QEMU's pool): a job
+	 * runs threads x qd lanes of depth 1. */
+	ENGINE_THREAD_PER_IO = 1u << 2,
+	/* Asynchronous only with O_DIRECT; buffered, each submit blocks
+	 * until done, and QEMU refuses it without cache.direct=on. */
+	ENGINE_NEEDS_DIRECT = 1u << 3,
+};
+
 struct engine_ops {
 	const char *name;
-	/* Completes requests without reading or writing their data, so the
-	 * runner maps no buffers for it. */
-	bool no_buffers;
+	unsigned int flags; /* enum engine_flag */
+	/* QEMU's aio= value for this engine, NULL if QEMU has none. */
+	const char *qemu_aio;
 	/* True if usable on this kernel; else @err says why and what to use. */
 	bool (*probe)(struct err *err);
 	struct engine *(*init)(const struct engine_setup *s, struct err *err);
@@ -78,17 +97,29 @@ struct engine_ops {
 
 #define ENGINE_WAIT_FOREVER UINT64_MAX
 
-/* The engine of a kind, or NULL if this build lacks it. */
+/* The engine of a kind, or NULL if this build lacks it (or its library). */
 const struct engine_ops *engine_get(enum engine_kind kind);
 /* Name as used on the command line ("io_uring", "native", ...). */
 const char *engine_name(enum engine_kind kind);
 /* Parse a name; -1 if unknown. */
 int engine_parse(const char *name);
-/*
- * True if a lane of @kind needs I/O buffers (every engine that moves data;
- * a kind missing from this build is assumed to).
- */
+/* True if a lane of @kind needs I/O buffers: every engine that moves data. */
 bool engine_uses_buffers(enum engine_kind kind);
+/*
+ * True if @kind declares every flag of @flags (enum engine_flag). Known
+ * for every kind, built or not: QEMU's rules do not depend on our build.
+ */
+bool engine_has(enum engine_kind kind, unsigned int flags);
+/* QEMU's aio= name of @kind ("threads", ...), NULL if QEMU has none. */
+const char *engine_qemu_aio(enum engine_kind kind);
+/* The kind whose QEMU aio= name is @aio; -1 if QEMU has no such engine. */
+int engine_qemu_parse(const char *aio);
+/*
+ * QEMU's engines, in QEMU's order (its default aio=threads first): the
+ * one list matrix, lab and advise use. Returns the count, at most
+ * ENGINE_COUNT.
+ */
+unsigned int engine_qemu_kinds(const enum engine_kind **kinds);
 /* The best engine usable here, in QEMU's order: io_uring, native, threads. */
 enum engine_kind engine_best(void);
 

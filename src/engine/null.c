@@ -2,8 +2,9 @@
 /*
  * The null engine completes every request at once and touches no disk: it
  * measures the runner's own cost per I/O and drives the end-to-end tests.
- * It never touches the data, so it declares no_buffers: a null run with a
- * queue far larger than memory costs no memory.
+ * It never touches the target, so it declares ENGINE_NO_IO: no file is
+ * opened and no buffer mapped, and a null run with a queue far larger than
+ * memory costs no memory.
  */
 #include <stdlib.h>
 
@@ -72,7 +73,8 @@ static void null_exit(struct engine *e)
 
 const struct engine_ops null_engine_ops = {
 	.name = "null",
-	.no_buffers = true,
+	.flags = ENGINE_NO_IO,
+	.qemu_aio = NULL, /* QEMU's null-co is a driver, not an aio= */
 	.probe = null_probe,
 	.init = null_init,
 	.queue = null_queue,

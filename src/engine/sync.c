@@ -109,6 +109,8 @@ void sync_exit(struct engine *e)
 
 const struct engine_ops sync_engine_ops = {
 	.name = "sync",
+	.flags = ENGINE_ONE_AT_A_TIME,
+	.qemu_aio = NULL, /* fio's psync; QEMU has no inline engine */
 	.probe = sync_probe,
 	.init = sync_init,
 	.queue = sync_queue,

@@ -16,6 +16,8 @@ static bool threads_probe(struct err *err)
 
 const struct engine_ops threads_engine_ops = {
 	.name = "threads",
+	.flags = ENGINE_THREAD_PER_IO,
+	.qemu_aio = "threads",
 	.probe = threads_probe,
 	.init = sync_init,
 	.queue = sync_queue,

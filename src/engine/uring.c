@@ -2,8 +2,14 @@
 /*
  * The io_uring engine (QEMU aio=io_uring), through liburing. Submission and
  * the wait for completions share one io_uring_enter; buffers and the file
- * are registered when the kernel allows it, with a plain fallback.
+ * are registered when the kernel allows it, with a plain fallback. A build
+ * without liburing keeps only the declaration at the end.
  */
+#include "config.h"
+
+#include "engine_impl.h"
+
+#if HAVE_LIBURING
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +18,6 @@
 
 #include <liburing.h>
 
-#include "engine_impl.h"
 #include "../util/err.h"
 #include "../util/xmem.h"
 
@@ -220,8 +225,13 @@ static void uring_exit(struct engine *e)
 	free(ue);
 }
 
+#endif /* HAVE_LIBURING */
+
 const struct engine_ops uring_engine_ops = {
 	.name = "io_uring",
+	.flags = 0,
+	.qemu_aio = "io_uring",
+#if HAVE_LIBURING
 	.probe = uring_probe,
 	.init = uring_init,
 	.queue = uring_queue,
@@ -229,4 +239,5 @@ const struct engine_ops uring_engine_ops = {
 	.reap = uring_reap,
 	.features = uring_features,
 	.exit = uring_exit,
+#endif
 };

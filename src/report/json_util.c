@@ -239,22 +239,26 @@ json_t *jrun_result(const struct run_result *r)
 			    json_integer((json_int_t)r->ramp_ios));
 	for (uint32_t s = 0; s < r->nts; s++) {
 		json_t *p = json_object();
+		double win = result_window_s(r), span = 1.0;
 
+		/* The last second of a stopped or --ios run is cut short:
+		 * say by how much, and give rates over that span. */
+		if (s + 1 == r->nts && win - s < 1.0 && win > s)
+			span = win - (double)s;
 		json_object_set_new(p, "t_s", json_integer(s + 1));
-		/* The last second is usually cut short: say by how much. */
-		jset_real(p, "span_s",
-			  s + 1 < r->nts || r->elapsed_s - s >= 1.0 ?
-				  1.0 :
-				  r->elapsed_s - (double)s,
-			  3);
+		jset_real(p, "span_s", span, 6);
 		json_object_set_new(p, "read_iops",
-				    json_integer(r->ts[s].ios[0]));
+				    json_integer((json_int_t)llround(
+					    r->ts[s].ios[0] / span)));
 		json_object_set_new(p, "write_iops",
-				    json_integer(r->ts[s].ios[1]));
+				    json_integer((json_int_t)llround(
+					    r->ts[s].ios[1] / span)));
 		jset_real(p, "read_mbps",
-			  (double)r->ts[s].ios[0] * (double)j->bs / 1e6, 3);
+			  (double)r->ts[s].ios[0] * (double)j->bs / 1e6 / span,
+			  3);
 		jset_real(p, "write_mbps",
-			  (double)r->ts[s].ios[1] * (double)j->bs / 1e6, 3);
+			  (double)r->ts[s].ios[1] * (double)j->bs / 1e6 / span,
+			  3);
 		json_array_append_new(ts, p);
 	}
 	json_object_set_new(o, "timeseries", ts);

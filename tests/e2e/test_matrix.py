@@ -93,9 +93,23 @@ with tmpdir() as d:
                 rec["fastest"]["cache"] in ("writeback", "writethrough",
                                             "unsafe")),
            "a refused setting is never recommended")
-        scores = [c["score_mbps"] for c in cells if c["score_mbps"]]
+        # Only figures from the storage are ranked: page-cache cells are
+        # set aside, named, and never recommended.
+        ok(all((c["set_aside"] is not None) == c["page_cache_reads"]
+               for c in cells if c["status"] == "ok"),
+           "exactly the page-cache cells are set aside")
+        scores = [c["score_mbps"] for c in cells
+                  if c["score_mbps"] and c["set_aside"] is None]
         ok(rec["fastest"]["score_mbps"] == max(scores),
-           "the fastest is the best geometric mean")
+           "the fastest is the best geometric mean of the ranked cells")
+        ok(rec["keeps_data"]["cache"] in ("none", "directsync"),
+           "the safe choice is not a cell whose reads were the page cache")
+        ok(any(l.startswith("Not ranked: ") for l in rec["text"]),
+           "the set-aside cells are named in the recommendation")
+        m = rec["margin"]
+        ok(m is not None and isinstance(m["too_close_to_call"], bool) and
+           ("too close to call" in rec["text"][1]) == m["too_close_to_call"],
+           "the margin carries its noise: %s" % m)
     ok(not files_like(d), "test file removed")
 
     # The tables as a person reads them.

@@ -122,6 +122,28 @@ static void test_driver_and_sizes(void **state)
 	assert_string_equal(bi.model, "QEMU HARDDISK");
 }
 
+/* An NVMe disk's PCIe link, read where sysfs has it. */
+static void test_nvme_link(void **state)
+{
+	struct fsview v = { .root = root };
+	struct blkinfo bi;
+
+	(void)state;
+	put("/sys/block/nvme0n1/device/device/current_link_speed",
+	    "8.0 GT/s PCIe\n");
+	put("/sys/block/nvme0n1/device/device/current_link_width", "4\n");
+	memset(&bi, 0, sizeof(bi));
+	blkinfo_disk(&v, "nvme0n1", &bi);
+	assert_string_equal(bi.driver, "nvme");
+	assert_string_equal(bi.link, "8.0 GT/s PCIe x4");
+	assert_float_equal(bi.link_mbps, 8000.0 / 8 * 128 / 130 * 4, 1e-6);
+	/* A virtio disk has no such link. */
+	memset(&bi, 0, sizeof(bi));
+	blkinfo_disk(&v, "vda", &bi);
+	assert_string_equal(bi.link, "");
+	assert_float_equal(bi.link_mbps, 0, 0);
+}
+
 static void test_in_use(void **state)
 {
 	struct fsview v = { .root = root };
@@ -145,6 +167,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_driver_and_sizes),
 		cmocka_unit_test(test_in_use),
+		cmocka_unit_test(test_nvme_link),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

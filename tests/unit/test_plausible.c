@@ -8,12 +8,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "core/plausible.h"
 #include "core/result.h"
+#include "core/blkinfo.h"
 #include "core/target.h"
 #include "util/warn.h"
 
@@ -62,10 +64,73 @@ static void test_littles_law(void **state)
 	assert_false(flagged(4, 500, 160000000, 10, 0));
 }
 
+/* Which physics rule a run of @ios I/Os of @bs over 1 s trips on @e. */
+static const char *physics(const struct target_env *e, enum rw_mode rw,
+			   uint64_t ios, uint64_t bs, bool virtualized)
+{
+	static char id[64];
+	struct run_result r;
+
+	memset(&r, 0, sizeof(r));
+	job_defaults(&r.spec);
+	r.spec.rw = rw;
+	r.spec.bs = bs;
+	r.dir[DIR_READ].ios = ios;
+	r.dir[DIR_READ].bytes = ios * bs;
+	r.elapsed_s = 1;
+	plausible_physics(&r, e, virtualized, &r.warnings);
+	snprintf(id, sizeof(id), "%s", r.warnings.n ? r.warnings.v[0].id : "");
+	warnings_free(&r.warnings);
+	return id;
+}
+
+static void test_bus_and_class(void **state)
+{
+	struct target_env hdd = { .driver = "ahci", .rotational = 1 };
+	struct target_env nvme = { .driver = "nvme", .device = "nvme0n1" };
+
+	(void)state;
+	/* A SATA link carries 600 MB/s at most. */
+	assert_string_equal(physics(&hdd, RW_READ, 1000, 1 << 20, false),
+			    "above-bus");
+	assert_string_equal(physics(&hdd, RW_READ, 500, 1 << 20, false), "");
+	/* A rotating SATA disk seeks a few hundred times a second. */
+	assert_string_equal(physics(&hdd, RW_RANDREAD, 50000, 4096, false),
+			    "above-device-class");
+	assert_string_equal(physics(&hdd, RW_RANDREAD, 300, 4096, false), "");
+	assert_string_equal(physics(&hdd, RW_READ, 50000, 4096, false), "");
+	/* A PCIe 3.0 x4 link: 3938 MB/s. */
+	nvme.link_mbps = blkinfo_pcie_mbps("8.0 GT/s PCIe", 4);
+	snprintf(nvme.link, sizeof(nvme.link), "8.0 GT/s PCIe x4");
+	assert_string_equal(physics(&nvme, RW_READ, 5000, 1 << 20, false),
+			    "above-bus");
+	assert_string_equal(physics(&nvme, RW_READ, 3000, 1 << 20, false), "");
+	/* In a guest the bus is emulated: no rule applies. */
+	assert_string_equal(physics(&hdd, RW_RANDREAD, 50000, 4096, true), "");
+	assert_string_equal(physics(&nvme, RW_READ, 5000, 1 << 20, true), "");
+}
+
+static void test_pcie_mbps(void **state)
+{
+	(void)state;
+	assert_float_equal(blkinfo_pcie_mbps("2.5 GT/s PCIe", 1), 250, 1e-6);
+	assert_float_equal(blkinfo_pcie_mbps("5.0 GT/s PCIe", 4), 2000, 1e-6);
+	assert_float_equal(blkinfo_pcie_mbps("8.0 GT/s PCIe", 4),
+			   8000.0 / 8 * 128 / 130 * 4, 1e-6);
+	assert_float_equal(blkinfo_pcie_mbps("16.0 GT/s PCIe", 4),
+			   16000.0 / 8 * 128 / 130 * 4, 1e-6);
+	/* What sysfs says of a link it does not know, or nonsense. */
+	assert_float_equal(blkinfo_pcie_mbps("Unknown", 4), 0, 0);
+	assert_float_equal(blkinfo_pcie_mbps("8.0 GT/s PCIe", 0), 0, 0);
+	assert_float_equal(blkinfo_pcie_mbps("1e9 GT/s", 4), 0, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_littles_law),
+		cmocka_unit_test(test_bus_and_class),
+		cmocka_unit_test(test_pcie_mbps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "advise_libvirt.h"
+#include "../../engine/engine.h"
 #include "../../util/err.h"
 
 #if HAVE_LIBXML2
@@ -327,8 +328,7 @@ static bool read_disk(struct lv *l, const xmlNode *n,
 			    !strcmp(d->protocol, "host_device") ||
 			    !strcmp(d->protocol, "host_cdrom"))) {
 		v = iget(l, di, "io");
-		if (v && strcmp(v, "default") && strcmp(v, "threads") &&
-		    strcmp(v, "native") && strcmp(v, "io_uring")) {
+		if (v && strcmp(v, "default") && engine_qemu_parse(v) < 0) {
 			ok = err_set(
 				err, EXIT_USAGE, 0,
 				"%s: <driver io='%s'> is not threads, native, io_uring or default",

@@ -9,6 +9,7 @@
 
 #include "advise_proxmox.h"
 #include "advise_storage.h"
+#include "../../engine/engine.h"
 #include "../../util/err.h"
 #include "../../util/xmem.h"
 #include "../../util/infile.h"
@@ -501,8 +502,7 @@ static bool read_drive(struct pve *p, size_t ci, struct err *err)
 	if (d->protocol && (!strcmp(d->protocol, "file") ||
 			    !strcmp(d->protocol, "host_device"))) {
 		if ((v = kvl_get(kv, "aio"))) {
-			if (strcmp(v, "native") && strcmp(v, "threads") &&
-			    strcmp(v, "io_uring"))
+			if (engine_qemu_parse(v) < 0)
 				return err_set(
 					err, EXIT_USAGE, 0,
 					"%s: %s: aio=%s is not native, threads or io_uring",

@@ -16,6 +16,7 @@
 #include "advise_qemu_int.h"
 #include "advise_qjson.h"
 #include "advise_storage.h"
+#include "../../engine/engine.h"
 #include "../../util/err.h"
 #include "../../util/xmem.h"
 
@@ -62,8 +63,6 @@ static const char *const format_drivers[] = {
 /* The protocol drivers that take aio= (file-posix). */
 static const char *const aio_drivers[] = { "file", "host_device", "host_cdrom",
 					   NULL };
-static const char *const aio_values[] = { "threads", "native", "io_uring",
-					  NULL };
 
 /* A node: an item's keys under a prefix ("" or "file." for inline). */
 struct qnode {
@@ -108,7 +107,7 @@ static bool get_bool(struct qcollect *c, const char *v, const char *what,
 static bool check_aio(struct qcollect *c, const char *aio, const char *where,
 		      struct err *err)
 {
-	if (!aio || in_list(aio, aio_values))
+	if (!aio || engine_qemu_parse(aio) >= 0)
 		return true;
 	return qemu_problem(
 		c, err, "advise-bad-value",

@@ -173,7 +173,7 @@ static bool calibrate_measure(struct measure *m, struct err *err)
 			"the region of %s is smaller than 1 MiB, the size of the large reads; use a larger --size",
 			m->t.path);
 
-	if (cache_direct(o->cache) && o->engine != ENGINE_NULL &&
+	if (cache_direct(o->cache) && !engine_has(o->engine, ENGINE_NO_IO) &&
 	    o->bs % m->t.logical_block_size)
 		return err_set(
 			err, EXIT_USAGE, 0,

@@ -52,19 +52,17 @@ unsigned int calibrate_split(unsigned int load, enum engine_kind engine,
 
 	if (!load)
 		load = 1;
-	switch (engine) {
-	case ENGINE_SYNC:
+	if (engine_has(engine, ENGINE_ONE_AT_A_TIME)) {
 		/* One request per thread: the load is the thread count. */
 		*qd = 1;
 		*threads = load;
 		return load;
-	case ENGINE_THREADS:
+	}
+	if (engine_has(engine, ENGINE_THREAD_PER_IO)) {
 		/* The pool already runs one worker per request. */
 		*qd = load;
 		*threads = 1;
 		return load;
-	default:
-		break;
 	}
 	/* One submitting thread per 64 in flight, as many as there are CPUs
 	 * (8 at most): one thread alone caps what a fast device shows. */
@@ -351,9 +349,9 @@ static bool stopped(const struct measurer *m)
 
 static unsigned int engine_limit(enum engine_kind e)
 {
-	if (e == ENGINE_SYNC)
+	if (engine_has(e, ENGINE_ONE_AT_A_TIME))
 		return 256; /* --threads limit */
-	if (e == ENGINE_THREADS)
+	if (engine_has(e, ENGINE_THREAD_PER_IO))
 		return 1024; /* pool workers */
 	return 4096;
 }
@@ -431,7 +429,7 @@ static void figures(struct cal_result *r, const struct cal_opts *o,
 	f.max_load = r->max_small_load;
 	f.ram_backed = t->env.ram_backed;
 	f.buffered = !cache_direct(o->cache);
-	f.null_engine = o->engine == ENGINE_NULL;
+	f.null_engine = engine_has(o->engine, ENGINE_NO_IO);
 	f.virtualized = plausible_virtualized();
 	f.rotational = t->env.rotational;
 	f.driver = t->env.driver;

@@ -156,16 +156,16 @@ static int parse_names(const char *flag, const char *list,
 
 static bool parse_cells(struct lab_cli *c, struct err *err)
 {
-	static const char *const aio_names[] = { "threads", "native",
-						 "io_uring", NULL };
-	static const enum engine_kind aio_kinds[] = { ENGINE_THREADS,
-						      ENGINE_NATIVE,
-						      ENGINE_IO_URING };
+	const enum engine_kind *aio_kinds;
+	unsigned int naio = engine_qemu_kinds(&aio_kinds);
+	const char *aio_names[ENGINE_COUNT + 1] = { NULL };
 	struct lab_opts *o = &c->lo;
 	int v[16], n;
 
+	for (unsigned int i = 0; i < naio; i++)
+		aio_names[i] = engine_qemu_aio(aio_kinds[i]);
 	if (c->aio) {
-		n = parse_names("aio", c->aio, aio_names, 3, v, err);
+		n = parse_names("aio", c->aio, aio_names, (int)naio, v, err);
 		if (n < 0)
 			return false;
 		for (int i = 0; i < n; i++)

@@ -42,12 +42,13 @@
 
 void lab_opts_defaults(struct lab_opts *o)
 {
+	const enum engine_kind *aios;
+
 	memset(o, 0, sizeof(*o));
 	o->buses[o->nbus++] = BUS_VIRTIO_BLK;
 	o->formats[o->nformat++] = FMT_RAW;
-	o->aios[o->naio++] = ENGINE_THREADS;
-	o->aios[o->naio++] = ENGINE_NATIVE;
-	o->aios[o->naio++] = ENGINE_IO_URING;
+	o->naio = engine_qemu_kinds(&aios);
+	memcpy(o->aios, aios, o->naio * sizeof(o->aios[0]));
 	for (int c = 0; c < CACHE_COUNT; c++)
 		o->caches[o->ncache++] = (enum cache_mode)c;
 	o->disk_bytes = 1ull << 30;

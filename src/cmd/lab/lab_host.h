@@ -22,7 +22,7 @@ struct lab_opts {
 	unsigned int nbus;
 	enum lab_format formats[FMT_COUNT];
 	unsigned int nformat;
-	enum engine_kind aios[3];
+	enum engine_kind aios[ENGINE_COUNT]; /* of engine_qemu_kinds() */
 	unsigned int naio;
 	enum cache_mode caches[CACHE_COUNT];
 	unsigned int ncache;

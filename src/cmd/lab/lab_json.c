@@ -166,6 +166,11 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 		json_object_set_new(o, "status",
 				    json_string(lab_status_names[c->status]));
 		json_object_set_new(o, "reason", jstr_or_null(c->reason));
+		/* What the ranking made of it (lab_report.h). */
+		json_object_set_new(o, "set_aside",
+				    json_boolean(lab_cell_set_aside(c)));
+		json_object_set_new(o, "cached_writes",
+				    json_boolean(lab_cell_cached_writes(c)));
 		json_object_set_new(
 			o, "console_tail",
 			c->status == LAB_FAILED ?

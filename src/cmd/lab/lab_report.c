@@ -24,6 +24,21 @@ static double num(json_t *o, const char *k1, const char *k2)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+static bool has_warning(json_t *dir, const char *id)
+{
+	json_t *w, *ws = json_object_get(dir, "warnings");
+	size_t i;
+
+	json_array_foreach(ws, i, w)
+	{
+		const char *v = json_string_value(json_object_get(w, "id"));
+
+		if (v && !strcmp(v, id))
+			return true;
+	}
+	return false;
+}
+
 bool lab_cell_parse(struct lab_cell *c, struct err *err)
 {
 	json_error_t je;
@@ -65,6 +80,17 @@ bool lab_cell_parse(struct lab_cell *c, struct err *err)
 			f->mbps[d] = mbps;
 			f->iops[d] = num(dir, "iops", "max");
 			f->lat_mean_ns[d] = num(dir, "lat_ns", "mean");
+			/* A guest of an older iolab has no storage_mbps. */
+			f->storage_mbps[d] = num(dir, "storage_mbps", NULL);
+			if (isnan(f->storage_mbps[d]))
+				f->storage_mbps[d] = mbps;
+			f->cv[d] = num(dir, "cv", NULL);
+			f->cached_writes[d] = json_is_true(
+				json_object_get(dir, "cached_writes"));
+			f->cache_reads[d] =
+				json_is_true(json_object_get(
+					dir, "page_cache_reads")) ||
+				has_warning(dir, "below-disk-latency");
 		}
 	}
 	json_decref(doc);
@@ -83,13 +109,52 @@ double lab_cell_score(const struct lab_cell *c)
 			if (!c->figs[i].has[d])
 				continue;
 			/* A zero figure is a result too: it sinks the mean. */
-			logsum += log(c->figs[i].mbps[d] > 1e-3 ?
-					      c->figs[i].mbps[d] :
+			logsum += log(c->figs[i].storage_mbps[d] > 1e-3 ?
+					      c->figs[i].storage_mbps[d] :
 					      1e-3);
 			n++;
 		}
 	}
 	return n ? exp(logsum / n) : 0;
+}
+
+double lab_cell_unc(const struct lab_cell *c)
+{
+	double sum = 0;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < c->nfigs; i++)
+		for (int d = 0; d < 2; d++)
+			if (c->figs[i].has[d] && !isnan(c->figs[i].cv[d])) {
+				sum += c->figs[i].cv[d];
+				n++;
+			}
+	return n ? sum / n : NAN;
+}
+
+/* Some measured figure of the cell: @writes its writes were a cache's,
+ * else its reads were. */
+static bool any_fig(const struct lab_cell *c, bool writes)
+{
+	if (c->status != LAB_OK)
+		return false;
+	for (unsigned int i = 0; i < c->nfigs; i++)
+		for (int d = 0; d < 2; d++)
+			if (c->figs[i].has[d] &&
+			    (writes ? c->figs[i].cached_writes[d] :
+				      c->figs[i].cache_reads[d]))
+				return true;
+	return false;
+}
+
+bool lab_cell_set_aside(const struct lab_cell *c)
+{
+	return any_fig(c, false);
+}
+
+bool lab_cell_cached_writes(const struct lab_cell *c)
+{
+	return any_fig(c, true);
 }
 
 long lab_best(const struct lab_report *r, int bus, int format, bool safe_only,
@@ -102,7 +167,8 @@ long lab_best(const struct lab_report *r, int bus, int format, bool safe_only,
 		const struct lab_cell *c = &r->cells[i];
 		double s;
 
-		if (c->status != LAB_OK || (bus >= 0 && (int)c->bus != bus) ||
+		if (c->status != LAB_OK || lab_cell_set_aside(c) ||
+		    (bus >= 0 && (int)c->bus != bus) ||
 		    (format >= 0 && (int)c->format != format) ||
 		    (safe_only && c->cache == CACHE_UNSAFE))
 			continue;

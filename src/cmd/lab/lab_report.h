@@ -30,6 +30,14 @@ struct lab_fig {
 	double mbps[2]; /* max over runs, as CrystalDiskMark */
 	double iops[2];
 	double lat_mean_ns[2];
+	/* What the ranking uses: the MB/s that reached the storage (the
+	 * guest's flush counted), its spread (cv, NAN unknown), and whether
+	 * the reads were a cache's (the guest's page cache, or latencies
+	 * below any disk's: the host's page cache under cache=writeback). */
+	double storage_mbps[2];
+	double cv[2];
+	bool cached_writes[2];
+	bool cache_reads[2];
 };
 
 struct lab_cell {
@@ -81,13 +89,21 @@ bool lab_cell_parse(struct lab_cell *c, struct err *err);
 
 /*
  * The cell with the highest geometric mean of its MB/s figures among ok
- * cells of @bus/@format (any when -1); @safe_only skips cache=unsafe.
+ * cells of @bus/@format (any when -1) that are not set aside;
+ * @safe_only skips cache=unsafe.
  * Returns the index, or -1. @score gets the mean.
  */
 long lab_best(const struct lab_report *r, int bus, int format, bool safe_only,
 	      double *score);
-/* The geometric mean of a cell's MB/s figures (0 if none). */
+/* The geometric mean of a cell's MB/s that reached the storage (0 if
+ * none), and its relative uncertainty (mean cv of its figures, NAN when
+ * none had a spread). */
 double lab_cell_score(const struct lab_cell *c);
+double lab_cell_unc(const struct lab_cell *c);
+/* A measured cell whose reads came from a cache is not ranked. */
+bool lab_cell_set_aside(const struct lab_cell *c);
+/* Its writes were acknowledged from a cache (ranked with the flush). */
+bool lab_cell_cached_writes(const struct lab_cell *c);
 
 /* What iolab doctor saw inside a cell's guest, about its test disk. */
 struct lab_doctor {

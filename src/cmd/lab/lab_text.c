@@ -5,12 +5,14 @@
  * refused and failed cells pointing to footnotes that give QEMU's own
  * words or the reason; then the best safe and the best overall setting.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lab_report.h"
 #include "../run/run_report.h"
 #include "lab_host.h"
+#include "../../util/margin.h"
 #include "../../util/parse.h"
 #include "../../util/xmem.h"
 
@@ -122,37 +124,88 @@ static const char *setting(const struct lab_cell *c, bool with_bus, char *buf,
 	return buf;
 }
 
-/* Best safe and best overall cell of a group (bus/format -1: all). */
+static bool in_group(const struct lab_cell *c, int bus, int format)
+{
+	return (bus < 0 || (int)c->bus == bus) &&
+	       (format < 0 || (int)c->format == format);
+}
+
+/* The measured cells of a group whose reads were a cache's: named, and
+ * not ranked (lab_best skips them). */
+static void print_set_aside(const struct lab_report *r, int bus, int format,
+			    FILE *f)
+{
+	char buf[128];
+	int n = 0;
+
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct lab_cell *c = &r->cells[i];
+
+		if (!in_group(c, bus, format) || !lab_cell_set_aside(c))
+			continue;
+		fprintf(f, "%s%s", n++ ? ", " : "Not ranked: ",
+			setting(c, bus < 0, buf, sizeof(buf)));
+	}
+	if (n)
+		fprintf(f,
+			"; their reads came from a cache (the guest's page cache, or latencies below any disk's: the host's page cache), not the disk\n");
+}
+
+/* Best safe and best overall cell of a group (bus/format -1: all), the
+ * safe one's lead over the next safe one against their noise. */
 static void print_best(const struct lab_report *r, int bus, int format,
 		       const char *scope, FILE *f)
 {
-	double s_safe, s_all, s_next = 0;
+	double s_safe, s_all;
 	long safe = lab_best(r, bus, format, true, &s_safe);
 	long all = lab_best(r, bus, format, false, &s_all);
+	const struct lab_cell *next = NULL;
 	char buf[128];
 
+	print_set_aside(r, bus, format, f);
 	if (all < 0)
 		return;
 	/* The runner-up shows how clear the win is. */
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct lab_cell *c = &r->cells[i];
-		double s = lab_cell_score(c);
 
-		if ((long)i == safe || c->cache == CACHE_UNSAFE ||
-		    (bus >= 0 && (int)c->bus != bus) ||
-		    (format >= 0 && (int)c->format != format))
+		if ((long)i == safe || c->status != LAB_OK ||
+		    c->cache == CACHE_UNSAFE || lab_cell_set_aside(c) ||
+		    !in_group(c, bus, format))
 			continue;
-		if (s > s_next)
-			s_next = s;
+		if (!next || lab_cell_score(c) > lab_cell_score(next))
+			next = c;
 	}
 	if (safe >= 0) {
+		const struct lab_cell *b = &r->cells[safe];
+
 		fprintf(f, "Best %ssetting%s: %s, geometric mean %.2f MB/s",
 			all == safe ? "" : "safe ", scope,
-			setting(&r->cells[safe], bus < 0, buf, sizeof(buf)),
-			s_safe);
-		if (s_next > 0)
-			fprintf(f, " (the next safe one: %.2f)", s_next);
-		fprintf(f, "; %s\n", cache_risk(r->cells[safe].cache));
+			setting(b, bus < 0, buf, sizeof(buf)), s_safe);
+		if (next && lab_cell_score(next) > 0) {
+			struct margin m = margin_of(s_safe, lab_cell_unc(b),
+						    lab_cell_score(next),
+						    lab_cell_unc(next));
+
+			setting(next, bus < 0, buf, sizeof(buf));
+			if (m.too_close)
+				fprintf(f,
+					" (too close to call against %s, %.2f MB/s: within the noise, ±%.0f%%)",
+					buf, lab_cell_score(next), 100 * m.unc);
+			else if (isnan(m.unc))
+				fprintf(f,
+					" (the next safe one: %s, %.2f MB/s, %.2fx; noise unknown with one run: use --runs 3)",
+					buf, lab_cell_score(next), m.ratio);
+			else
+				fprintf(f,
+					" (the next safe one: %s, %.2f MB/s, %.2fx, beyond the noise of ±%.0f%%)",
+					buf, lab_cell_score(next), m.ratio,
+					100 * m.unc);
+		}
+		fprintf(f, "; %s\n", cache_risk(b->cache));
+		if (lab_cell_cached_writes(b))
+			fprintf(f,
+				"  its writes were acknowledged from a cache: ranked at the rate counting the flush that put them on the storage\n");
 	}
 	if (all != safe)
 		fprintf(f, "Best overall%s: %s, geometric mean %.2f MB/s; %s\n",

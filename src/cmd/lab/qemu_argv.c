@@ -37,12 +37,6 @@ const char *const *lab_bus_modules(enum lab_bus bus)
 	return (unsigned int)bus < BUS_COUNT ? mods[bus] : NULL;
 }
 
-bool lab_aio_valid(enum engine_kind e)
-{
-	return e == ENGINE_IO_URING || e == ENGINE_NATIVE ||
-	       e == ENGINE_THREADS;
-}
-
 char *qemu_escape(const char *s)
 {
 	size_t n = 0;
@@ -105,7 +99,7 @@ static void add_disk(struct argv_b *a, const struct qemu_cell *c)
 	add(a, "-blockdev");
 	addf(a,
 	     "driver=file,node-name=lab-file,filename=%s,aio=%s,cache.direct=%s,cache.no-flush=%s",
-	     img, engine_name(c->aio), direct, noflush);
+	     img, engine_qemu_aio(c->aio), direct, noflush);
 	add(a, "-blockdev");
 	addf(a,
 	     "driver=%s,node-name=lab-disk,file=lab-file,cache.direct=%s,cache.no-flush=%s",

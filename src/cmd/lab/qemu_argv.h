@@ -39,8 +39,6 @@ extern const char *const lab_accel_names[]; /* "auto", "kvm", "tcg" */
 
 /* Kernel modules a guest needs to see a disk on @bus (NULL-terminated). */
 const char *const *lab_bus_modules(enum lab_bus bus);
-/* The aio= engines QEMU has (io_uring, native, threads). */
-bool lab_aio_valid(enum engine_kind e);
 
 /* The serial number the guest recognises its test disk by. */
 #define LAB_DISK_SERIAL "iolab-lab-disk"

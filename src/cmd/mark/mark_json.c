@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `iolab mark --json`; the schema is documented in iolab-mark(1). */
 
+#include <math.h>
+
 #include "mark_json.h"
 #include "mark_report.h"
 #include "../../core/target.h"
@@ -103,6 +105,17 @@ static json_t *jcell(const struct mark_result *r, const struct mark_cell *c,
 	json_object_set_new(o, "lat_ns", jcell_lat(c));
 	json_object_set_new(o, "page_cache_reads",
 			    json_boolean(c->page_cache_reads));
+	/* What reached the storage, and the spread behind "max": what lab
+	 * and compare rank and judge by. */
+	if (c->scored)
+		jset_real(o, "storage_mbps", c->storage_mbps, 3);
+	else
+		json_object_set_new(o, "storage_mbps", json_null());
+	json_object_set_new(o, "cached_writes", json_boolean(c->cached_writes));
+	if (c->scored && !isnan(mark_cell_cv(c)))
+		jset_real(o, "cv", mark_cell_cv(c), 4);
+	else
+		json_object_set_new(o, "cv", json_null());
 	if (c->warmup_done) {
 		json_t *w = json_object();
 

@@ -45,6 +45,16 @@ static double cell_cv(const struct mark_cell *c, unsigned int *over,
 	return mean > 0 ? sqrt(sq / (full - 1)) / mean : NAN;
 }
 
+double mark_cell_cv(const struct mark_cell *c)
+{
+	unsigned int over;
+	bool seconds;
+
+	if (!c->scored || !engine_uses_buffers(c->runs[0].spec.engine))
+		return NAN;
+	return cell_cv(c, &over, &seconds);
+}
+
 void mark_noise_check(struct mark_cell *c)
 {
 	unsigned int over;

@@ -62,6 +62,10 @@ static void cell_figures(struct mark_cell *c, enum mark_dir d)
 
 		rd[k] = result_mbps(r, DIR_READ);
 		wr[k] = result_mbps(r, DIR_WRITE);
+		if (result_storage_mbps(r) > c->storage_mbps)
+			c->storage_mbps = result_storage_mbps(r);
+		if (result_writes_cached(r))
+			c->cached_writes = true;
 		mb[k] = rd[k] + wr[k];
 		io[k] = result_iops(r, DIR_READ) + result_iops(r, DIR_WRITE);
 		if (d != MARK_WRITE)

@@ -143,6 +143,11 @@ struct mark_cell {
 	struct mark_stat read_mbps, write_mbps; /* mix: each side */
 	struct hist *lat; /* all scored I/Os (mix: reads and writes) */
 	bool page_cache_reads; /* a run's reads came from the page cache */
+	/* The best scored run's MB/s counting the flush that put its writes
+	 * on the storage (result_storage_mbps); set when any run's writes
+	 * were acknowledged from a cache. */
+	double storage_mbps;
+	bool cached_writes;
 	struct warnings warnings;
 };
 
@@ -176,5 +181,8 @@ double mark_cell_mbps(const struct mark_cell *c);
  * run's full seconds). Called once its figures are summed up.
  */
 void mark_noise_check(struct mark_cell *c);
+/* The cell's coefficient of variation of MB/s, as mark_noise_check()
+ * judges it (over runs, or one run's seconds); NAN when unknown. */
+double mark_cell_cv(const struct mark_cell *c);
 
 #endif

@@ -225,7 +225,7 @@ void mark_spec_set_preset(struct mark_spec *s, const struct mark_preset *p)
 
 bool mark_needs_write(const struct mark_spec *s)
 {
-	return s->base.engine != ENGINE_NULL &&
+	return !engine_has(s->base.engine, ENGINE_NO_IO) &&
 	       (s->dir[MARK_WRITE] ||
 		(s->dir[MARK_MIX] && s->mix_read_pct < 100));
 }
@@ -312,13 +312,14 @@ bool mark_spec_validate(const struct mark_spec *s, struct err *err)
 			if (!s->dir[d])
 				continue;
 			mark_job(s, i, (enum mark_dir)d, 1, &j);
-			if (j.engine == ENGINE_SYNC && j.qd > 1)
+			if (engine_has(j.engine, ENGINE_ONE_AT_A_TIME) &&
+			    j.qd > 1)
 				return err_set(
 					err, EXIT_USAGE, 0,
-					"test %s keeps %u I/Os in flight per thread, but --engine sync does one at a time; use --engine threads (QEMU's aio=threads) or tests with Q1 such as --preset real",
+					"test %s keeps %u I/Os in flight per thread, but --engine %s does one at a time; use --engine threads (QEMU's aio=threads) or tests with Q1 such as --preset real",
 					mark_test_name(&s->tests[i], name,
 						       sizeof(name)),
-					j.qd);
+					j.qd, engine_name(j.engine));
 			if (!job_validate(&j, err)) {
 				/* QEMU's refusal keeps its own words. */
 				if (err->exit_code == EXIT_USAGE)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `iolab matrix --json`; the schema is documented in iolab-matrix(1). */
 
+#include <math.h>
+
 #include "../mark/mark_json.h"
 #include "../mark/mark_report.h"
 #include "matrix_report.h"
@@ -41,10 +43,19 @@ static json_t *jcell(const struct matrix_cell *c)
 	json_object_set_new(o, "partial", json_boolean(c->mark.partial));
 	json_object_set_new(o, "page_cache_reads",
 			    json_boolean(c->page_cache_reads));
+	json_object_set_new(o, "cached_writes", json_boolean(c->cached_writes));
+	json_object_set_new(o, "set_aside",
+			    matrix_cell_set_aside(c) ?
+				    json_string(matrix_cell_set_aside(c)) :
+				    json_null());
 	if (c->score_n)
 		jset_real(o, "score_mbps", c->score_mbps, 3);
 	else
 		json_object_set_new(o, "score_mbps", json_null());
+	if (c->score_n && !isnan(c->score_unc))
+		jset_real(o, "score_uncertainty", c->score_unc, 4);
+	else
+		json_object_set_new(o, "score_uncertainty", json_null());
 	jset_real(o, "elapsed_s", c->measured ? c->mark.elapsed_s : 0, 3);
 	json_object_set_new(o, "engine_features",
 			    c->measured && c->mark.engine_features[0] ?
@@ -65,7 +76,7 @@ bool matrix_json_write(const struct matrix_report *rep, FILE *f,
 	json_t *opts = jmark_options(&r->spec.mark), *cells = json_array();
 	json_t *engines = json_array(), *caches = json_array(), *rec, *text;
 	struct warnings all = { 0 };
-	char lines[4][512];
+	char lines[MATRIX_REC_LINES][512];
 	int nl;
 
 	json_object_del(opts, "engine");
@@ -96,14 +107,31 @@ bool matrix_json_write(const struct matrix_report *rep, FILE *f,
 		json_array_append_new(cells, jcell(&r->cells[k]));
 	json_object_set_new(doc, "cells", cells);
 	rec = json_object();
-	json_object_set_new(rec, "ranked_by",
-			    json_string("geometric mean of the headline MB/s"));
+	json_object_set_new(
+		rec, "ranked_by",
+		json_string(
+			"geometric mean of the MB/s that reached the storage"));
 	json_object_set_new(rec, "keeps_data", jsetting(r, r->best_safe));
-	json_object_set_new(rec, "keeps_data_disk_reads",
-			    jsetting(r, r->best_safe_disk));
+	json_object_set_new(rec, "next", jsetting(r, r->next_safe));
 	json_object_set_new(rec, "fastest", jsetting(r, r->best_any));
+	if (r->best_safe >= 0 && r->next_safe >= 0) {
+		struct margin m = matrix_margin(&r->cells[r->best_safe],
+						&r->cells[r->next_safe]);
+		json_t *mj = json_object();
+
+		jset_real(mj, "ratio", m.ratio, 4);
+		if (isnan(m.unc))
+			json_object_set_new(mj, "uncertainty", json_null());
+		else
+			jset_real(mj, "uncertainty", m.unc, 4);
+		json_object_set_new(mj, "too_close_to_call",
+				    json_boolean(m.too_close));
+		json_object_set_new(rec, "margin", mj);
+	} else {
+		json_object_set_new(rec, "margin", json_null());
+	}
 	text = json_array();
-	nl = matrix_recommend(r, lines, 4);
+	nl = matrix_recommend(r, lines, MATRIX_REC_LINES);
 	for (int i = 0; i < nl; i++)
 		json_array_append_new(text, json_string(lines[i]));
 	json_object_set_new(rec, "text", text);

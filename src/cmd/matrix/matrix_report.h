@@ -29,9 +29,12 @@ bool matrix_json_write(const struct matrix_report *r, FILE *f, struct err *err);
 bool matrix_csv_write(const struct matrix_report *r, FILE *f, struct err *err);
 
 /*
- * The closing recommendation of a matrix in one to three sentences, each
- * into its own buffer; returns how many were written.
+ * The closing recommendation of a matrix in at most MATRIX_REC_LINES
+ * sentences (cells set aside, the safe choice with its margin and noise,
+ * cached writes, the fastest overall), each into its own buffer; returns
+ * how many were written.
  */
+#define MATRIX_REC_LINES 5
 int matrix_recommend(const struct matrix_result *r, char lines[][512], int max);
 
 #endif

@@ -17,17 +17,15 @@ const char *const matrix_status_names[] = { "not-run", "ok", "refused",
 
 void matrix_spec_defaults(struct matrix_spec *s)
 {
-	static const enum engine_kind engines[] = { ENGINE_THREADS,
-						    ENGINE_NATIVE,
-						    ENGINE_IO_URING };
+	const enum engine_kind *engines;
 
 	memset(s, 0, sizeof(*s));
 	mark_spec_defaults(&s->mark);
 	mark_spec_set_preset(&s->mark, mark_preset_find("cdm6"));
 	s->mark.runs = 1;
 	s->mark.label = "matrix";
-	s->nengines = 3;
-	memcpy(s->engines, engines, sizeof(engines));
+	s->nengines = engine_qemu_kinds(&engines);
+	memcpy(s->engines, engines, s->nengines * sizeof(engines[0]));
 	s->ncaches = CACHE_COUNT;
 	for (int c = 0; c < CACHE_COUNT; c++)
 		s->caches[c] = (enum cache_mode)c;
@@ -104,43 +102,77 @@ bool matrix_spec_validate(const struct matrix_spec *s, struct err *err)
 	return true;
 }
 
-/* Geometric mean of every headline: one figure of merit per cell that a
- * 4 KiB Q1T1 test moves as much as a sequential one. */
+/*
+ * The cell's figure of merit: the geometric mean of every test's MB/s, so
+ * that a 4 KiB Q1T1 test moves it as much as a sequential one. Each MB/s
+ * is the best run's counting the flush that put its writes on the
+ * storage: a cache=writeback cell is ranked on what reached the disk.
+ */
 static void cell_score(struct matrix_cell *c)
 {
 	const struct mark_result *m = &c->mark;
-	double logsum = 0;
-	unsigned int n = 0;
+	double logsum = 0, uncsum = 0;
+	unsigned int n = 0, nunc = 0;
 
+	c->score_unc = NAN;
 	for (unsigned int i = 0; i < m->spec.ntests; i++) {
 		for (int d = 0; d < MARK_DIRS; d++) {
 			const struct mark_cell *mc = &m->cell[i][d];
+			double best = mc->scored ? mc->storage_mbps : 0, cv;
 
 			if (!m->spec.dir[d])
 				continue;
 			if (mc->page_cache_reads)
 				c->page_cache_reads = true;
-			if (!mc->scored || mc->mbps.max <= 0) {
+			if (mc->cached_writes)
+				c->cached_writes = true;
+			if (best <= 0) {
 				c->score_n = 0;
 				c->score_mbps = 0;
 				return; /* incomplete: not ranked */
 			}
-			logsum += log(mc->mbps.max);
+			logsum += log(best);
 			n++;
+			cv = mark_cell_cv(mc);
+			if (!isnan(cv)) {
+				uncsum += cv;
+				nunc++;
+			}
 		}
 	}
 	c->score_n = n;
 	c->score_mbps = n ? exp(logsum / n) : 0;
+	if (nunc)
+		c->score_unc = uncsum / nunc;
 }
 
-static void pick_best(struct matrix_result *r)
+const char *matrix_cell_set_aside(const struct matrix_cell *c)
 {
-	r->best_safe = r->best_safe_disk = r->best_any = -1;
+	if (c->status == MATRIX_OK && c->page_cache_reads)
+		return "its reads came from the host page cache, not the disk";
+	return NULL;
+}
+
+bool matrix_cell_ranked(const struct matrix_cell *c)
+{
+	return c->status == MATRIX_OK && !c->qemu_refuses && c->score_n &&
+	       !c->mark.partial && !matrix_cell_set_aside(c);
+}
+
+struct margin matrix_margin(const struct matrix_cell *a,
+			    const struct matrix_cell *b)
+{
+	return margin_of(a->score_mbps, a->score_unc, b->score_mbps,
+			 b->score_unc);
+}
+
+void matrix_rank(struct matrix_result *r)
+{
+	r->best_safe = r->next_safe = r->best_any = -1;
 	for (unsigned int i = 0; i < r->ncells; i++) {
 		const struct matrix_cell *c = &r->cells[i];
 
-		if (c->status != MATRIX_OK || c->qemu_refuses || !c->score_n ||
-		    c->mark.partial)
+		if (!matrix_cell_ranked(c))
 			continue;
 		if (r->best_any < 0 ||
 		    c->score_mbps > r->cells[r->best_any].score_mbps)
@@ -148,13 +180,13 @@ static void pick_best(struct matrix_result *r)
 		if (!matrix_cache_keeps_data(c->cache))
 			continue;
 		if (r->best_safe < 0 ||
-		    c->score_mbps > r->cells[r->best_safe].score_mbps)
+		    c->score_mbps > r->cells[r->best_safe].score_mbps) {
+			r->next_safe = r->best_safe;
 			r->best_safe = (int)i;
-		if (c->page_cache_reads)
-			continue;
-		if (r->best_safe_disk < 0 ||
-		    c->score_mbps > r->cells[r->best_safe_disk].score_mbps)
-			r->best_safe_disk = (int)i;
+		} else if (r->next_safe < 0 ||
+			   c->score_mbps > r->cells[r->next_safe].score_mbps) {
+			r->next_safe = (int)i;
+		}
 	}
 }
 
@@ -192,7 +224,7 @@ bool matrix_run(const struct matrix_spec *s, const struct target *t,
 
 	memset(r, 0, sizeof(*r));
 	r->spec = *s;
-	r->best_safe = r->best_safe_disk = r->best_any = -1;
+	r->best_safe = r->next_safe = r->best_any = -1;
 	if (!matrix_spec_validate(s, err))
 		return false;
 	r->ncells = s->nengines * s->ncaches;
@@ -258,7 +290,7 @@ bool matrix_run(const struct matrix_spec *s, const struct target *t,
 			}
 		}
 	}
-	pick_best(r);
+	matrix_rank(r);
 	r->elapsed_s = (double)(clock_ns() - t0) / 1e9;
 	return true;
 }

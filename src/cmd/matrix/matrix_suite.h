@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "../mark/mark_suite.h"
+#include "../../util/margin.h"
 
 struct err;
 struct target;
@@ -44,11 +45,18 @@ struct matrix_cell {
 	char reason[512]; /* why refused or failed */
 	bool measured; /* mark holds a result (maybe partial) */
 	struct mark_result mark;
-	/* Geometric mean of the cell's headline MB/s over every test and
-	 * direction, the figure the recommendation ranks by. */
+	/* Geometric mean over every test and direction of the MB/s that
+	 * reached the storage (the best run's, its cache flush counted), the
+	 * figure the recommendation ranks by. */
 	double score_mbps;
 	unsigned int score_n;
+	/* Its relative uncertainty: the mean coefficient of variation of
+	 * those figures (over runs, or one run's seconds), taken as fully
+	 * correlated since a disk's slow spell slows every test; NAN when
+	 * no figure had a spread to tell. */
+	double score_unc;
 	bool page_cache_reads; /* some reads came from the host page cache */
+	bool cached_writes; /* some writes were a cache's: flush counted */
 };
 
 struct matrix_result {
@@ -60,10 +68,10 @@ struct matrix_result {
 	double elapsed_s;
 	struct warnings warnings; /* about the whole target */
 	/* Indexes into cells, or -1: the fastest cell that keeps data on host
-	 * power loss (the guest's flushes honoured), the same among cells
-	 * whose reads came from the disk, and the fastest of all. Cells QEMU
-	 * refuses never qualify. */
-	int best_safe, best_safe_disk, best_any;
+	 * power loss (the guest's flushes honoured) and the runner-up among
+	 * those, and the fastest of all. Only ranked cells qualify
+	 * (matrix_cell_ranked). */
+	int best_safe, next_safe, best_any;
 };
 
 void matrix_spec_defaults(struct matrix_spec *s);
@@ -73,6 +81,21 @@ unsigned int matrix_cells_to_run(const struct matrix_spec *s);
 uint64_t matrix_estimate_ns(const struct matrix_spec *s);
 /* Writes survive host power loss once the guest has flushed them. */
 bool matrix_cache_keeps_data(enum cache_mode c);
+
+/* Measured to the end, not refused, and its figures reached the storage:
+ * a cell the recommendation may rank. */
+bool matrix_cell_ranked(const struct matrix_cell *c);
+/* Why a measured cell is set aside from the ranking (its reads came from
+ * the host page cache), or NULL. */
+const char *matrix_cell_set_aside(const struct matrix_cell *c);
+
+/* The lead of cell @a over cell @b against both cells' noise (see
+ * margin.h). */
+struct margin matrix_margin(const struct matrix_cell *a,
+			    const struct matrix_cell *b);
+
+/* Set best_safe, next_safe and best_any from the cells' scores. */
+void matrix_rank(struct matrix_result *r);
 
 /* False only for setup failures of the matrix itself; a cell that fails
  * is marked failed and the others still run. */

@@ -5,6 +5,7 @@
  * on host power loss, footnotes for refused and failed cells, and the
  * closing recommendation.
  */
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 
@@ -129,64 +130,107 @@ static const char *setting(const struct matrix_cell *c, char *buf, size_t len)
 	return buf;
 }
 
+/* The settings of the measured cells that @pick selects, comma-separated. */
+static int list_cells(const struct matrix_result *r,
+		      bool (*pick)(const struct matrix_cell *), char *buf,
+		      size_t len)
+{
+	size_t at = 0;
+	int n = 0;
+
+	buf[0] = 0;
+	for (unsigned int k = 0; k < r->ncells && at < len; k++) {
+		char a[64];
+
+		if (!pick(&r->cells[k]))
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+				       n ? ", " : "",
+				       setting(&r->cells[k], a, sizeof(a)));
+		n++;
+	}
+	return n;
+}
+
+static bool set_aside(const struct matrix_cell *c)
+{
+	return matrix_cell_set_aside(c) != NULL;
+}
+
+static bool ranked_cached(const struct matrix_cell *c)
+{
+	return matrix_cell_ranked(c) && c->cached_writes;
+}
+
+/* ", 1.38x the next (...), beyond the noise (±9%)" and its kin. */
+static void margin_text(const struct matrix_cell *best,
+			const struct matrix_cell *next, char *buf, size_t len)
+{
+	struct margin m = matrix_margin(best, next);
+	char b[64];
+
+	setting(next, b, sizeof(b));
+	if (isnan(m.ratio))
+		snprintf(buf, len, ".");
+	else if (m.too_close)
+		snprintf(
+			buf, len,
+			"; too close to call against %s (%.1f MB/s): %.2fx is within the noise (±%.0f%%), so either will do; more --runs would tell them apart.",
+			b, next->score_mbps, m.ratio, 100 * m.unc);
+	else if (isnan(m.unc))
+		snprintf(
+			buf, len,
+			", %.2fx the next (%s, %.1f MB/s); the noise is unknown (runs of under 3 s): use --runs 3 before acting on the margin.",
+			m.ratio, b, next->score_mbps);
+	else
+		snprintf(
+			buf, len,
+			", %.2fx the next (%s, %.1f MB/s), beyond the noise (±%.0f%%).",
+			m.ratio, b, next->score_mbps, 100 * m.unc);
+}
+
 int matrix_recommend(const struct matrix_result *r, char lines[][512], int max)
 {
 	const struct matrix_cell *safe =
 		r->best_safe >= 0 ? &r->cells[r->best_safe] : NULL;
 	const struct matrix_cell *any =
 		r->best_any >= 0 ? &r->cells[r->best_any] : NULL;
-	const struct matrix_cell *next = NULL;
-	char a[64], b[64];
+	char a[64], list[400], margin[300];
 	int n = 0;
 
-	if (max < 3)
+	if (max < MATRIX_REC_LINES)
 		return 0;
+	if (list_cells(r, set_aside, list, sizeof(list)))
+		snprintf(
+			lines[n++], 512,
+			"Not ranked: %s; their reads came from the host page cache, not the disk (a working set larger than host RAM would rank them).",
+			list);
 	if (!any) {
-		snprintf(lines[n++], 512,
-			 "No recommendation: no cell was measured to the end.");
+		snprintf(
+			lines[n++], 512,
+			"No recommendation: no cell was measured to the end with figures from the storage.");
 		return n;
 	}
-	/* The runner-up among the cells that keep data, for the margin. */
-	for (unsigned int k = 0; safe && k < r->ncells; k++) {
-		const struct matrix_cell *c = &r->cells[k];
-
-		if ((int)k == r->best_safe || c->status != MATRIX_OK ||
-		    c->qemu_refuses || !c->score_n || c->mark.partial ||
-		    !matrix_cache_keeps_data(c->cache))
-			continue;
-		if (!next || c->score_mbps > next->score_mbps)
-			next = c;
-	}
 	if (safe) {
-		int len = snprintf(
-			lines[n], 512,
-			"Fastest that keeps data on host power loss (with the guest's flushes): %s, %.1f MB/s geometric mean of its %u figures",
+		if (r->next_safe >= 0)
+			margin_text(safe, &r->cells[r->next_safe], margin,
+				    sizeof(margin));
+		else
+			snprintf(margin, sizeof(margin), ".");
+		snprintf(
+			lines[n++], 512,
+			"Fastest that keeps data on host power loss (with the guest's flushes): %s, %.1f MB/s geometric mean of its %u figures%s",
 			setting(safe, a, sizeof(a)), safe->score_mbps,
-			safe->score_n);
-
-		if (next && next->score_mbps > 0 && len < 512)
-			len += snprintf(lines[n] + len, 512 - (size_t)len,
-					", %.2fx the next (%s, %.1f MB/s)",
-					safe->score_mbps / next->score_mbps,
-					setting(next, b, sizeof(b)),
-					next->score_mbps);
-		if (len < 512)
-			snprintf(lines[n] + len, 512 - (size_t)len, ".");
-		n++;
-		if (safe->page_cache_reads && r->best_safe_disk >= 0 &&
-		    r->best_safe_disk != r->best_safe) {
-			const struct matrix_cell *disk =
-				&r->cells[r->best_safe_disk];
-
-			snprintf(
-				lines[n++], 512,
-				"Its reads came from the host page cache; with reads from the disk (a working set larger than host RAM), %s leads with %.1f MB/s.",
-				setting(disk, a, sizeof(a)), disk->score_mbps);
-		}
+			safe->score_n, margin);
 	} else {
 		snprintf(lines[n++], 512,
 			 "No measured cell keeps data on host power loss.");
 	}
+	if (list_cells(r, ranked_cached, list, sizeof(list)))
+		snprintf(
+			lines[n++], 512,
+			"Writes of %s were acknowledged from a cache: they are ranked at the rate counting the flush that put them on the storage.",
+			list);
 	if (any == safe) {
 		snprintf(lines[n++], 512, "It is also the fastest overall.");
 	} else {
@@ -210,7 +254,7 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 {
 	const struct matrix_result *r = rep->res;
 	const struct mark_spec *s = &r->spec.mark;
-	char title[256], proc[128], took[32], lines[4][512];
+	char title[256], proc[128], took[32], lines[MATRIX_REC_LINES][512];
 	unsigned int measured = 0, refused = 0, failed = 0;
 	bool page = false, partial = false, forced = false;
 	struct notes notes = { 0 };
@@ -300,7 +344,7 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 	}
 	warnings_free(&all);
 
-	nl = matrix_recommend(r, lines, 4);
+	nl = matrix_recommend(r, lines, MATRIX_REC_LINES);
 	fprintf(f, "\n");
 	for (int i = 0; i < nl; i++)
 		fprintf(f, "%s\n", lines[i]);

@@ -121,7 +121,8 @@ static bool run_prepare(struct measure *m, struct err *err)
 	    !job_check_memory(&o->j, "use a smaller --qd, --threads or --bs",
 			      err))
 		return false;
-	m->req.need_write = rw_writes(&o->j) && o->j.engine != ENGINE_NULL;
+	m->req.need_write = rw_writes(&o->j) &&
+			    !engine_has(o->j.engine, ENGINE_NO_IO);
 	m->req.fill = o->j.pattern;
 	return true;
 }

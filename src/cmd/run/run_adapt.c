@@ -98,7 +98,7 @@ static void run_ts_chart(struct rdoc *d, const struct jr_node *job,
 			 const char *title)
 {
 	const struct jr_node *ts = jr_get(job, "timeseries");
-	size_t n = jr_len(ts);
+	size_t n = jr_len(ts), m = 0;
 	double *x, *r, *w;
 	bool reads = jr_get(job, "read") != NULL,
 	     writes = jr_get(job, "write") != NULL;
@@ -109,19 +109,31 @@ static void run_ts_chart(struct rdoc *d, const struct jr_node *job,
 	x = xcalloc(n, sizeof(double));
 	r = xcalloc(n, sizeof(double));
 	w = xcalloc(n, sizeof(double));
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < jr_len(ts); i++) {
 		const struct jr_node *p = jr_at(ts, i);
+		double span = jr_numd(p, "span_s", 1);
 
-		x[i] = jr_numd(p, "t_s", (double)i + 1);
-		r[i] = jr_numd(p, "read_iops", 0);
-		w[i] = jr_numd(p, "write_iops", 0);
+		/* A cut second is plotted at its end and as a rate over its
+		 * span; one too short to be a rate (an older iolab's drain
+		 * second, span 0) is left out rather than drawn as a dive. */
+		if (span < 0.25)
+			continue;
+		x[m] = jr_numd(p, "t_s", (double)i + 1) - 1 +
+		       (span < 1 ? span : 1);
+		r[m] = jr_numd(p, "read_iops", 0);
+		w[m] = jr_numd(p, "write_iops", 0);
+		m++;
 	}
+	n = m;
+	if (n < 2)
+		goto out;
 	l = rdoc_line(d, "timeline", title, "time (s)", RU_NONE, RSC_LIN,
 		      "IOPS", RU_IOPS, RSC_LIN);
 	if (reads)
 		rline_series(l, "read", 0, false, n, x, r);
 	if (writes)
 		rline_series(l, "write", 0, false, n, x, w);
+out:
 	free(x);
 	free(r);
 	free(w);

@@ -159,7 +159,7 @@ void run_text_print(const struct run_report *rep, FILE *f)
 		fprintf(f, ", per I/O not measured (no I/O completed)");
 	else
 		fprintf(f, ", %.2f us per I/O", result_cpu_fig(r));
-	if (j->engine == ENGINE_NULL && !isnan(result_cpu_fig(r)))
+	if (engine_has(j->engine, ENGINE_NO_IO) && !isnan(result_cpu_fig(r)))
 		fprintf(f, " (runner's own cost: %.0f ns per I/O)",
 			result_cpu_fig(r) * 1e3);
 	else if (!j->rate_iops && !isnan(result_wait_fig(r)))
