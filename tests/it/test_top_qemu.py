@@ -113,6 +113,10 @@ def check(vm, sock, name):
     if not ok(all(len(x) == 1 for x in disks), "drive0 in every sample"):
         return
     disks = [x[0] for x in disks]
+    ok("cache=writeback (default)" in (disks[0]["setting"] or ""),
+       "advise's reading of the disk beside it: %s" % disks[0]["setting"])
+    ok("cache-writeback" in (disks[0]["advise"] or ""),
+       "advise's finding on it: %s" % disks[0]["advise"])
     wrote = disks[-1]["wr_operations"] - disks[0]["wr_operations"]
     ok(wrote == WRITES, "QEMU counted %d writes between the samples (made %d)"
        % (wrote, WRITES))

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -399,6 +400,36 @@ static void test_blockstats(void **state)
 	assert_false(top_blockstats_parse("garbage", 7, &a, why, sizeof(why)));
 }
 
+static void test_vm_advise(void **state)
+{
+	char *argv[] = {
+		"/usr/bin/kvm",
+		"-id",
+		"100",
+		"-name",
+		"db",
+		"-device",
+		"virtio-scsi-pci,id=scsihw0",
+		"-drive",
+		"file=/dev/pve/vm-100-disk-0,if=none,id=drive-scsi0,format=raw,cache=none,aio=native",
+		"-device",
+		"scsi-hd,bus=scsihw0.0,drive=drive-scsi0,id=scsi0"
+	};
+	struct top_vm vm;
+	const struct top_vmcfg *c;
+
+	(void)state;
+	memset(&vm, 0, sizeof(vm));
+	top_vm_advise(100, 11, argv, &vm.cfg, &vm.ncfg);
+	assert_int_equal(vm.ncfg, 1);
+	c = top_vm_cfg_for(&vm, "drive-scsi0");
+	assert_non_null(c);
+	assert_non_null(strstr(c->setting, "cache=none"));
+	assert_non_null(strstr(c->setting, "aio=native"));
+	assert_null(top_vm_cfg_for(&vm, "drive-virtio0"));
+	free(vm.cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_qmp_path),
 		cmocka_unit_test(test_blockstats),
+		cmocka_unit_test(test_vm_advise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -95,6 +95,7 @@ static json_t *jvms(const struct top_sample *s)
 		for (size_t j = 0; !vm->why[0] && j < vm->cur.n; j++) {
 			struct top_vmrate r;
 			json_t *d = json_object();
+			const struct top_vmcfg *c;
 			bool ok;
 
 			top_vm_disk_rate(vm, j, &r);
@@ -119,6 +120,13 @@ static json_t *jvms(const struct top_sample *s)
 			json_object_set_new(
 				d, "flush_operations",
 				json_integer((json_int_t)vm->cur.d[j].fl_ops));
+			c = top_vm_cfg_for(vm, r.name);
+			json_object_set_new(d, "setting",
+					    c ? json_string(c->setting) :
+						json_null());
+			json_object_set_new(d, "advise",
+					    c ? json_string(c->findings) :
+						json_null());
 			json_array_append_new(disks, d);
 		}
 		json_object_set_new(o, "disks", disks);

@@ -89,20 +89,28 @@ static void vm_rows(const struct top_sample *s, FILE *f)
 		}
 		for (size_t j = 0; j < vm->cur.n; j++) {
 			struct top_vmrate r;
+			const struct top_vmcfg *c;
 
 			top_vm_disk_rate(vm, j, &r);
 			fprintf(f, "%-20s %-12s ", j ? "" : who, r.name);
-			if (r.state != TOP_OK) {
+			if (r.state != TOP_OK)
 				fprintf(f, "%s\n",
 					r.state == TOP_NEW ?
 						"figures from the next sample" :
 						"counters went back: figures from the next sample");
-				continue;
-			}
-			fprintf(f,
-				"%9.1f %9.1f %8.2f %8.2f %8.2f %8.2f %7.1f %8.2f\n",
-				r.r_s, r.w_s, r.rmb_s, r.wmb_s, r.r_await_ms,
-				r.w_await_ms, r.f_s, r.f_await_ms);
+			else
+				fprintf(f,
+					"%9.1f %9.1f %8.2f %8.2f %8.2f %8.2f %7.1f %8.2f\n",
+					r.r_s, r.w_s, r.rmb_s, r.wmb_s,
+					r.r_await_ms, r.w_await_ms, r.f_s,
+					r.f_await_ms);
+			/* What advise reads on its command line, and finds. */
+			c = top_vm_cfg_for(vm, r.name);
+			if (c)
+				fprintf(f, "%-20s %-12s %s%s%s\n", "", "",
+					c->setting,
+					c->findings[0] ? "; advise: " : "",
+					c->findings);
 		}
 	}
 }

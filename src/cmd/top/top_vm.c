@@ -160,6 +160,7 @@ static bool read_vm(const char *root, const char *pid, struct top_vm *vm)
 		snprintf(
 			vm->why, sizeof(vm->why),
 			"no QMP socket on its command line (libvirt keeps the monitor: virsh domblkstat)");
+	top_vm_advise(vm->pid, (int)argc, argv, &vm->cfg, &vm->ncfg);
 	free(argv);
 	free(buf);
 	return true;
@@ -214,6 +215,7 @@ void top_vms_scan(const char *proc_root, struct top_vm **vms, size_t *n)
 		} else {
 			top_vmstats_free(&(*vms)[i].prev);
 			top_vmstats_free(&(*vms)[i].cur);
+			free((*vms)[i].cfg);
 			(*n)--;
 		}
 	}
@@ -242,6 +244,7 @@ void top_vms_free(struct top_vm *vms, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		top_vmstats_free(&vms[i].prev);
 		top_vmstats_free(&vms[i].cur);
+		free(vms[i].cfg);
 	}
 	free(vms);
 }

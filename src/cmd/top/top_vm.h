@@ -30,6 +30,13 @@ struct top_vmstats {
 	struct top_vmdisk *d;
 };
 
+/* advise's reading of one disk of the VM's command line. */
+struct top_vmcfg {
+	char id[TOP_NAME_MAX];
+	char setting[160]; /* "virtio-blk, cache=none, aio=native" */
+	char findings[240]; /* "warning cache-writeback, info aio-threads" */
+};
+
 struct top_vm {
 	pid_t pid;
 	uid_t uid; /* the process's owner: its socket must be this user's */
@@ -37,6 +44,8 @@ struct top_vm {
 	char qmp[108]; /* the QMP socket's path, "" if none found */
 	char why[200]; /* why there are no figures this sample, or "" */
 	bool have_prev, seen;
+	struct top_vmcfg *cfg; /* advise's view, by disk */
+	size_t ncfg;
 	struct top_vmstats prev, cur;
 };
 
@@ -75,6 +84,12 @@ void top_vms_scan(const char *proc_root, struct top_vm **vms, size_t *n);
 /* Query each VM; its previous figures kept for the rates. */
 void top_vms_sample(struct top_vm *vms, size_t n, unsigned timeout_ms);
 void top_vms_free(struct top_vm *vms, size_t n);
+/* advise's view of the command line @argv (with the program) of @pid. */
+void top_vm_advise(pid_t pid, int argc, char *const *argv,
+		   struct top_vmcfg **cfg, size_t *n);
+/* The disk of advise's view that QMP calls @name, or NULL. */
+const struct top_vmcfg *top_vm_cfg_for(const struct top_vm *vm,
+				       const char *name);
 void top_vmrate_of(const struct top_vmdisk *prev, const struct top_vmdisk *cur,
 		   double secs, struct top_vmrate *r);
 
