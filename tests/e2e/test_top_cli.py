@@ -157,7 +157,49 @@ def reader_goes_away():
            "(got %s, %r)" % (" ".join(extra), rc, err))
 
 
+def terminal():
+    """On a terminal: frames redrawn, 'q' and Ctrl-C leave it as it was."""
+    import pty
+    import termios
+    for key, want in ((b"q", 0), (b"\x03", 130)):
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(IOLAB, [IOLAB, "top", "--interval", "200ms"])
+        before = None
+        out = b""
+        try:
+            time.sleep(0.8)
+            mode = termios.tcgetattr(fd)[3]
+            ok(not mode & termios.ICANON and not mode & termios.ECHO,
+               "on a terminal: keys read one by one, not echoed")
+            os.write(fd, key)
+            deadline = time.time() + 20
+            while time.time() < deadline:
+                done_pid, status = os.waitpid(pid, os.WNOHANG)
+                if done_pid:
+                    break
+                try:
+                    out += os.read(fd, 65536)
+                except OSError:
+                    pass
+                time.sleep(0.05)
+            else:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                status = None
+            rc = os.waitstatus_to_exitcode(status) if status is not None else None
+            ok(rc == want, "key %r: exit %d (got %s)" % (key, want, rc))
+            mode = termios.tcgetattr(fd)[3]
+            before = bool(mode & termios.ICANON) and bool(mode & termios.ECHO)
+            ok(before, "key %r: the terminal is as it was" % key)
+            if key == b"q":
+                ok(b"\033[H\033[J" in out, "frames are redrawn in place")
+        finally:
+            os.close(fd)
+
+
 bad_flags()
+terminal()
 reader_goes_away()
 no_device_opened()
 one_json()

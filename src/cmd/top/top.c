@@ -194,7 +194,7 @@ int cmd_top(int argc, char **argv)
 	struct opt_state st;
 	struct err err = { 0 };
 	int rc = EXIT_OK, prc;
-	bool clear;
+	bool clear, keys = false;
 
 	prc = opts_parse(&top_cmd, argc, argv, &o, &st, &err);
 	if (prc != OPTS_OK) {
@@ -221,6 +221,9 @@ int cmd_top(int argc, char **argv)
 	/* Redraw in place only for a person at a terminal. */
 	clear = !o.json && !o.csv && !o.batch && isatty(STDOUT_FILENO);
 	sig_install();
+	/* 'q' leaves the full-screen view, as in top. */
+	if (clear)
+		keys = top_keys_start();
 	if (!top_read(DISKSTATS, &l.prev, &err))
 		goto out;
 	top_sys_read("", &l.sprev);
@@ -237,7 +240,12 @@ int cmd_top(int argc, char **argv)
 		 * From the last read, not a fixed grid: a monitor that was
 		 * slow to answer (--vms) must not bring samples back to back.
 		 */
-		wait_until(l.prev.t_ns + o.interval_ns);
+		if (keys) {
+			if (top_keys_wait(l.prev.t_ns + o.interval_ns))
+				break;
+		} else {
+			wait_until(l.prev.t_ns + o.interval_ns);
+		}
 		if (sig_pending())
 			break;
 		if (!top_read(DISKSTATS, &l.cur, &err))
@@ -280,6 +288,7 @@ int cmd_top(int argc, char **argv)
 	if (sig_pending())
 		rc = sig_exit_code(sig_pending());
 out:
+	top_keys_restore();
 	/* A reader that stopped reading (| head) ends the watch: no error. */
 	if (err.errnum == EPIPE)
 		err.msg[0] = '\0';

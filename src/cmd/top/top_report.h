@@ -8,6 +8,7 @@
 #define IOLAB_CMD_TOP_TOP_REPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "top_stats.h"
@@ -62,6 +63,12 @@ void top_vm_disk_rate(const struct top_vm *vm, size_t i, struct top_vmrate *r);
 void top_text_frame(const struct top_sample *s, FILE *f, bool clear);
 bool top_json_line(const struct top_sample *s, FILE *f, struct err *err);
 void top_csv_header(FILE *f);
+
+/* Full-screen keys: start (false if stdin is no terminal), wait until
+   @t_ns or 'q' (true), and put the terminal back. */
+bool top_keys_start(void);
+bool top_keys_wait(uint64_t t_ns);
+void top_keys_restore(void);
 bool top_csv_rows(const struct top_sample *s, FILE *f, struct err *err);
 
 #endif
