@@ -31,6 +31,8 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "one self-contained HTML page with charts" },
 	{ "lab", cmd_lab,
 	  "QEMU aio x cache x bus experiment with real guests" },
+	{ "probe", cmd_probe,
+	  "disk latency and findings for Prometheus, continuously" },
 	{ "top", cmd_top, "what the disks do now, without adding load" },
 	{ NULL, NULL, NULL },
 };

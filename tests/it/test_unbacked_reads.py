@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from iolabtest import ok, run_json, done, loopdev, tmpdir, skip  # noqa
+from iolabtest import ok, run, run_json, done, loopdev, tmpdir, skip  # noqa
 
 common = ["--runtime", "300ms", "--no-progress", "--qd", "4"]
 TRUTH = {"sparse-file", "unwritten-reads", "zero-reads", "repeated-reads"}
@@ -34,6 +34,19 @@ with tmpdir() as d:
        "a fallocated file: unwritten-reads, all of it (%s)" % ids(doc))
     ok("sparse-file" not in ids(doc), "not called a file with holes: "
        "its blocks are allocated")
+    # mark's table marks such a figure z, and its JSON says so.
+    rc, out, err = run(["mark", fa, "--tests", "RND4K-Q1T1", "--only",
+                        "read", "--time", "300ms", "--runs", "1",
+                        "--interval", "0", "--no-progress"])
+    row = [l for l in out.splitlines() if l.startswith("RND4K Q1T1")]
+    ok(rc == 0 and row and "z" in row[0].split()[2] and
+       "z = reads of a region no disk stored" in out,
+       "mark marks the figure z: %s" % (row or err.strip()[-200:]))
+    mdoc = run_json(["mark", fa, "--tests", "RND4K-Q1T1", "--only", "read",
+                     "--time", "300ms", "--runs", "1", "--interval", "0",
+                     "--no-progress"])
+    ok(mdoc and mdoc["tests"][0]["read"]["unbacked_reads"] is True,
+       "mark's JSON: unbacked_reads")
 
     # Half written, half unwritten: the share is reported.
     half = os.path.join(d, "half.dat")

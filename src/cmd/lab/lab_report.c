@@ -87,6 +87,8 @@ bool lab_cell_parse(struct lab_cell *c, struct err *err)
 			f->cv[d] = num(dir, "cv", NULL);
 			f->cached_writes[d] = json_is_true(
 				json_object_get(dir, "cached_writes"));
+			f->unbacked_reads[d] = json_is_true(
+				json_object_get(dir, "unbacked_reads"));
 			f->cache_reads[d] =
 				json_is_true(json_object_get(
 					dir, "page_cache_reads")) ||
@@ -142,7 +144,8 @@ static bool any_fig(const struct lab_cell *c, bool writes)
 		for (int d = 0; d < 2; d++)
 			if (c->figs[i].has[d] &&
 			    (writes ? c->figs[i].cached_writes[d] :
-				      c->figs[i].cache_reads[d]))
+				      c->figs[i].cache_reads[d] ||
+					      c->figs[i].unbacked_reads[d]))
 				return true;
 	return false;
 }

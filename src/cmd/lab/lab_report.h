@@ -38,6 +38,7 @@ struct lab_fig {
 	double cv[2];
 	bool cached_writes[2];
 	bool cache_reads[2];
+	bool unbacked_reads[2]; /* of a region no disk stored */
 };
 
 struct lab_cell {

@@ -102,10 +102,18 @@ static void print_table(const struct lab_report *r, int bus, int format,
 				fig_named(c, cols->figs[t].name);
 			int w = col_width(cols->figs[t].name);
 
-			if (fg && fg->has[dir])
-				fprintf(f, "%*.2f", w, fg->mbps[dir]);
-			else
+			if (fg && fg->has[dir]) {
+				char v[40];
+
+				snprintf(v, sizeof(v), "%.2f%s%s%s",
+					 fg->mbps[dir],
+					 fg->cache_reads[dir] ? "c" : "",
+					 fg->unbacked_reads[dir] ? "z" : "",
+					 fg->cached_writes[dir] ? "w" : "");
+				fprintf(f, "%*s", w, v);
+			} else {
 				fprintf(f, "%*s", w, "-");
+			}
 		}
 		fprintf(f, "  %s\n", cache_risk(c->cache));
 	}
@@ -283,6 +291,35 @@ static void print_indented(const char *text, FILE *f)
 			fprintf(f, "      %.*s\n", (int)n, s);
 		s += n + (s[n] ? 1 : 0);
 	}
+}
+
+/* The legend of the marks the tables carry. */
+static void print_marks(const struct lab_report *r, FILE *f)
+{
+	bool c = false, z = false, w = false;
+
+	for (size_t i = 0; i < r->ncells; i++)
+		for (unsigned int t = 0; t < r->cells[i].nfigs; t++)
+			for (int d = 0; d < 2; d++) {
+				const struct lab_fig *g = &r->cells[i].figs[t];
+
+				if (r->cells[i].status != LAB_OK || !g->has[d])
+					continue;
+				c |= g->cache_reads[d];
+				z |= g->unbacked_reads[d];
+				w |= g->cached_writes[d];
+			}
+	if (c || z || w)
+		fprintf(f, "\n");
+	if (c)
+		fprintf(f,
+			"c = reads from a cache (the guest's page cache, or below any disk's latency: the host's), not the disk\n");
+	if (z)
+		fprintf(f,
+			"z = reads of a region no disk stored (never written, zeros or one block repeated)\n");
+	if (w)
+		fprintf(f,
+			"w = writes acknowledged from a cache; ranked at the rate counting the flush after the run\n");
 }
 
 static void print_notes(const struct lab_report *r, const struct notes *ns,
@@ -482,6 +519,7 @@ void lab_text_print(const struct lab_report *r, FILE *f)
 			if (seen_fmt[fm])
 				print_doctor(r, buses[k], fm, f);
 	print_buses(r, nbus, buses, f);
+	print_marks(r, f);
 	print_notes(r, &ns, f);
 	print_qemu_messages(r, f);
 	fprintf(f, "\n");

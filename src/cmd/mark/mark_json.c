@@ -112,6 +112,8 @@ static json_t *jcell(const struct mark_result *r, const struct mark_cell *c,
 	else
 		json_object_set_new(o, "storage_mbps", json_null());
 	json_object_set_new(o, "cached_writes", json_boolean(c->cached_writes));
+	json_object_set_new(o, "unbacked_reads",
+			    json_boolean(c->unbacked_reads));
 	if (c->scored && !isnan(mark_cell_cv(c)))
 		jset_real(o, "cv", mark_cell_cv(c), 4);
 	else

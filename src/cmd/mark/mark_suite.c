@@ -21,6 +21,33 @@ static bool warning_is_global(const char *id)
 	return !strcmp(id, "ram-target") || !strcmp(id, "null-engine");
 }
 
+const char *mark_cell_marks(const struct mark_cell *c, char *buf)
+{
+	char *p = buf;
+
+	if (c->page_cache_reads)
+		*p++ = 'c';
+	if (c->unbacked_reads)
+		*p++ = 'z';
+	if (c->cached_writes)
+		*p++ = 'w';
+	*p = '\0';
+	return buf;
+}
+
+void mark_marks_legend(const char *marks, FILE *f)
+{
+	if (strchr(marks, 'c'))
+		fprintf(f,
+			"c = reads served from the host page cache, not the disk (see the warnings).\n");
+	if (strchr(marks, 'z'))
+		fprintf(f,
+			"z = reads of a region no disk stored (never written, zeros or one block repeated): not the disk's figure.\n");
+	if (strchr(marks, 'w'))
+		fprintf(f,
+			"w = writes acknowledged from a cache: with the flush that put them on the storage they ran slower (see the warnings).\n");
+}
+
 double mark_cell_mbps(const struct mark_cell *c)
 {
 	return c->scored ? c->mbps.max : 0;
@@ -103,6 +130,10 @@ static void take_warnings(struct mark_result *mr, struct mark_cell *c,
 			continue;
 		if (!strcmp(x->id, "page-cache-reads"))
 			c->page_cache_reads = true;
+		if (!strcmp(x->id, "unwritten-reads") ||
+		    !strcmp(x->id, "zero-reads") ||
+		    !strcmp(x->id, "repeated-reads"))
+			c->unbacked_reads = true;
 		warn_add(warning_is_global(x->id) ? &mr->warnings :
 						    &c->warnings,
 			 x->id, "%s", x->msg);

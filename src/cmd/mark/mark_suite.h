@@ -34,6 +34,7 @@
 #define IOLAB_CMD_MARK_MARK_SUITE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -148,6 +149,9 @@ struct mark_cell {
 	 * were acknowledged from a cache. */
 	double storage_mbps;
 	bool cached_writes;
+	/* A run read a region no disk stored (unwritten-reads, zero-reads,
+	 * repeated-reads): its reads are not the disk's either. */
+	bool unbacked_reads;
 	struct warnings warnings;
 };
 
@@ -172,6 +176,15 @@ struct mark_result {
 bool mark_run(const struct mark_spec *s, const struct target *t,
 	      struct mark_result *r, struct err *err);
 void mark_result_free(struct mark_result *r);
+
+/*
+ * The marks a table puts after a cell's figure, as letters: c its reads
+ * came from the page cache, z from a region no disk stored, w its writes
+ * were acknowledged from a cache. "" when none; @buf holds 4.
+ */
+const char *mark_cell_marks(const struct mark_cell *c, char *buf);
+/* The legend line of each mark in @marks ("czw"), for tables. */
+void mark_marks_legend(const char *marks, FILE *f);
 
 /* Headline figure of a cell: max MB/s over the scored runs, 0 if none. */
 double mark_cell_mbps(const struct mark_cell *c);

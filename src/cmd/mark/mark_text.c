@@ -91,7 +91,7 @@ const char *mark_fmt_took(double s, char *buf, size_t len)
 /* One direction's four columns of a row. */
 static void print_block(const struct mark_cell *c, bool wanted, FILE *f)
 {
-	char mean[16], p99[16], mb[24];
+	char mean[16], p99[16], mb[24], marks[4];
 
 	if (!wanted)
 		return;
@@ -101,7 +101,7 @@ static void print_block(const struct mark_cell *c, bool wanted, FILE *f)
 		return;
 	}
 	snprintf(mb, sizeof(mb), "%.2f%s%s", c->mbps.max,
-		 c->page_cache_reads ? "c" : "", c->partial ? "*" : "");
+		 mark_cell_marks(c, marks), c->partial ? "*" : "");
 	fprintf(f, "  %10s %9.0f %*s %*s", mb, c->iops.max, LAT_W,
 		fmt_ns(hist_mean(c->lat), mean, sizeof(mean)), LAT_W,
 		fmt_ns((double)hist_percentile(c->lat, 99), p99, sizeof(p99)));
@@ -253,18 +253,41 @@ static void print_cell_warnings(const struct mark_result *r, FILE *f, bool *any)
 	}
 }
 
-static bool any_flag(const struct mark_result *r, bool page_cache)
+static bool any_partial(const struct mark_result *r)
 {
 	for (unsigned int i = 0; i < r->spec.ntests; i++)
 		for (int d = 0; d < MARK_DIRS; d++) {
 			const struct mark_cell *c = &r->cell[i][d];
 
-			if (page_cache ?
-				    c->page_cache_reads && c->scored :
-				    c->partial || (c->started && !c->scored))
+			if (c->partial || (c->started && !c->scored))
 				return true;
 		}
 	return false;
+}
+
+/* Every mark a scored cell of @r carries, once each. */
+static void all_marks(const struct mark_result *r, char *out)
+{
+	bool c = false, z = false, w = false;
+	char *p = out;
+
+	for (unsigned int i = 0; i < r->spec.ntests; i++)
+		for (int d = 0; d < MARK_DIRS; d++) {
+			const struct mark_cell *x = &r->cell[i][d];
+
+			if (!x->scored)
+				continue;
+			c |= x->page_cache_reads;
+			z |= x->unbacked_reads;
+			w |= x->cached_writes;
+		}
+	if (c)
+		*p++ = 'c';
+	if (z)
+		*p++ = 'z';
+	if (w)
+		*p++ = 'w';
+	*p = '\0';
 }
 
 void mark_text_print(const struct mark_report *rep, FILE *f)
@@ -272,7 +295,7 @@ void mark_text_print(const struct mark_report *rep, FILE *f)
 	const struct mark_result *r = rep->res;
 	const struct mark_spec *s = &r->spec;
 	const struct job_spec *b = &s->base;
-	char title[256], proc[128], took[32];
+	char title[256], proc[128], took[32], marks[4];
 	struct warnings all = { 0 };
 	bool any = false;
 
@@ -297,10 +320,9 @@ void mark_text_print(const struct mark_report *rep, FILE *f)
 		"\nMB/s = 10^6 bytes/s. Headline = the highest MB/s of the %u scored run%s (CrystalDiskMark's figure),\n"
 		"IOPS of that run; latency from when each I/O is due to its completion, over every I/O of the scored runs.\n",
 		s->runs, s->runs == 1 ? "" : "s");
-	if (any_flag(r, true))
-		fprintf(f,
-			"c = reads served from the host page cache, not the disk (see the warnings).\n");
-	if (any_flag(r, false))
+	all_marks(r, marks);
+	mark_marks_legend(marks, f);
+	if (any_partial(r))
 		fprintf(f,
 			"* = partial: stopped before all runs were done (a run cut short is not scored); - = not run.\n");
 	print_spread(r, f);

@@ -44,6 +44,8 @@ static json_t *jcell(const struct matrix_cell *c)
 	json_object_set_new(o, "page_cache_reads",
 			    json_boolean(c->page_cache_reads));
 	json_object_set_new(o, "cached_writes", json_boolean(c->cached_writes));
+	json_object_set_new(o, "unbacked_reads",
+			    json_boolean(c->unbacked_reads));
 	json_object_set_new(o, "set_aside",
 			    matrix_cell_set_aside(c) ?
 				    json_string(matrix_cell_set_aside(c)) :

@@ -34,7 +34,7 @@ bool matrix_csv_write(const struct matrix_report *r, FILE *f, struct err *err);
  * cached writes, the fastest overall), each into its own buffer; returns
  * how many were written.
  */
-#define MATRIX_REC_LINES 5
+#define MATRIX_REC_LINES 6
 int matrix_recommend(const struct matrix_result *r, char lines[][512], int max);
 
 #endif

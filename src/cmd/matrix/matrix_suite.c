@@ -126,6 +126,8 @@ static void cell_score(struct matrix_cell *c)
 				c->page_cache_reads = true;
 			if (mc->cached_writes)
 				c->cached_writes = true;
+			if (mc->unbacked_reads)
+				c->unbacked_reads = true;
 			if (best <= 0) {
 				c->score_n = 0;
 				c->score_mbps = 0;
@@ -148,8 +150,12 @@ static void cell_score(struct matrix_cell *c)
 
 const char *matrix_cell_set_aside(const struct matrix_cell *c)
 {
-	if (c->status == MATRIX_OK && c->page_cache_reads)
+	if (c->status != MATRIX_OK)
+		return NULL;
+	if (c->page_cache_reads)
 		return "its reads came from the host page cache, not the disk";
+	if (c->unbacked_reads)
+		return "its reads were of a region no disk stored";
 	return NULL;
 }
 

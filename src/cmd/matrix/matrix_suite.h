@@ -57,6 +57,7 @@ struct matrix_cell {
 	double score_unc;
 	bool page_cache_reads; /* some reads came from the host page cache */
 	bool cached_writes; /* some writes were a cache's: flush counted */
+	bool unbacked_reads; /* some reads were of a region no disk stored */
 };
 
 struct matrix_result {

@@ -99,7 +99,7 @@ static void print_table(const struct matrix_result *r, enum mark_dir d,
 			cache_name(c->cache));
 		for (unsigned int i = 0; i < s->ntests; i++) {
 			const struct mark_cell *mc = &c->mark.cell[i][d];
-			char v[48];
+			char v[48], marks[4];
 
 			if (c->status == MATRIX_REFUSED ||
 			    (c->status == MATRIX_FAILED && !mc->scored))
@@ -114,7 +114,7 @@ static void print_table(const struct matrix_result *r, enum mark_dir d,
 			else
 				snprintf(v, sizeof(v), "%.2f%s%s%s",
 					 mc->mbps.max,
-					 mc->page_cache_reads ? "c" : "",
+					 mark_cell_marks(mc, marks),
 					 mc->partial ? "*" : "",
 					 c->qemu_refuses ? "!" : "");
 			fprintf(f, "  %*s", w, v);
@@ -152,9 +152,14 @@ static int list_cells(const struct matrix_result *r,
 	return n;
 }
 
-static bool set_aside(const struct matrix_cell *c)
+static bool aside_page(const struct matrix_cell *c)
 {
-	return matrix_cell_set_aside(c) != NULL;
+	return matrix_cell_set_aside(c) && c->page_cache_reads;
+}
+
+static bool aside_unbacked(const struct matrix_cell *c)
+{
+	return matrix_cell_set_aside(c) && !c->page_cache_reads;
 }
 
 static bool ranked_cached(const struct matrix_cell *c)
@@ -200,10 +205,15 @@ int matrix_recommend(const struct matrix_result *r, char lines[][512], int max)
 
 	if (max < MATRIX_REC_LINES)
 		return 0;
-	if (list_cells(r, set_aside, list, sizeof(list)))
+	if (list_cells(r, aside_page, list, sizeof(list)))
 		snprintf(
 			lines[n++], 512,
 			"Not ranked: %s; their reads came from the host page cache, not the disk (a working set larger than host RAM would rank them).",
+			list);
+	if (list_cells(r, aside_unbacked, list, sizeof(list)))
+		snprintf(
+			lines[n++], 512,
+			"Not ranked: %s; their reads were of a region no disk stored (let iolab write its own file, or write the region first).",
 			list);
 	if (!any) {
 		snprintf(
@@ -256,7 +266,8 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 	const struct mark_spec *s = &r->spec.mark;
 	char title[256], proc[128], took[32], lines[MATRIX_REC_LINES][512];
 	unsigned int measured = 0, refused = 0, failed = 0;
-	bool page = false, partial = false, forced = false;
+	bool page = false, unbacked = false, cached = false, partial = false,
+	     forced = false;
 	struct notes notes = { 0 };
 	struct warnings all = { 0 };
 	int nl;
@@ -268,6 +279,8 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 		refused += c->status == MATRIX_REFUSED;
 		failed += c->status == MATRIX_FAILED;
 		page |= c->page_cache_reads;
+		unbacked |= c->unbacked_reads;
+		cached |= c->cached_writes;
 		partial |= c->mark.partial;
 		forced |= c->qemu_refuses && c->measured;
 	}
@@ -292,6 +305,12 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 	if (page)
 		fprintf(f,
 			"c    reads served from the host page cache (the file was resident after the run), not the disk\n");
+	if (unbacked)
+		fprintf(f,
+			"z    reads of a region no disk stored (never written, zeros or one block repeated), not the disk\n");
+	if (cached)
+		fprintf(f,
+			"w    writes acknowledged from a cache; ranked at the rate counting the flush after the run\n");
 	if (forced)
 		fprintf(f,
 			"!    measured with --force although QEMU refuses the setting (io_submit blocks without O_DIRECT)\n");
