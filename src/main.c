@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	  "QEMU aio x cache x bus experiment with real guests" },
 	{ "probe", cmd_probe,
 	  "disk latency and findings for Prometheus, continuously" },
+	{ "top", cmd_top, "what the disks do now, without adding load" },
 	{ NULL, NULL, NULL },
 };
 

@@ -17,5 +17,6 @@ int cmd_doctor(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 #endif

@@ -131,7 +131,7 @@ with tmpdir() as d:
 
 # every command's --help
 for cmd in ["run", "mark", "matrix", "calibrate", "check", "doctor", "advise",
-            "lab", "compare", "report", "probe"]:
+            "lab", "compare", "report", "probe", "top"]:
     check("help-%s.txt" % cmd, [cmd, "--help"])
 
 # measuring commands by shape, on the null engine (no disk, fixed counts)
