@@ -319,9 +319,10 @@ static inline void free_push(struct lane *l, struct io_slot *s)
 static void lane_loop(struct lane *l)
 {
 	const struct engine_ops *ops = l->ops;
+	const struct runner_clock *clk = l->clk;
 	struct run_ctl *ctl = l->ctl;
 	const bool paced = l->interval_ns != 0;
-	uint64_t now = run_now(l->clk), issued = 0;
+	uint64_t now = run_now(clk), issued = 0;
 	/* In flight: accepted by submit, not reaped. Queued: in the engine,
 	 * not accepted yet. */
 	unsigned int inflight = 0, queued = 0;
@@ -382,21 +383,21 @@ static void lane_loop(struct lane *l)
 				lane_call_fail(l, "submit", rc);
 				issuing = false;
 				queued = 0;
+			} else if (__builtin_expect((unsigned int)rc < queued,
+						    0)) {
+				inflight += (unsigned int)rc;
+				queued -= (unsigned int)rc;
 			} else {
-				unsigned int took = (unsigned int)rc < queued ?
-							    (unsigned int)rc :
-							    queued;
-
-				inflight += took;
-				queued -= took;
+				inflight += queued;
+				queued = 0;
 			}
 			__atomic_store_n(&l->inflight_pub, inflight + queued,
 					 __ATOMIC_RELAXED);
 		}
 		if (!inflight) {
 			if (queued) {
-				run_sleep_until(l->clk, now + RESUBMIT_WAIT_NS);
-				now = run_now(l->clk);
+				run_sleep_until(clk, now + RESUBMIT_WAIT_NS);
+				now = run_now(clk);
 				continue;
 			}
 			if (!issuing)
@@ -406,9 +407,9 @@ static void lane_loop(struct lane *l)
 							 l->next_ns :
 							 ctl->end_ns;
 
-				run_sleep_until(l->clk, until);
+				run_sleep_until(clk, until);
 			}
-			now = run_now(l->clk);
+			now = run_now(clk);
 			continue;
 		}
 		{
@@ -422,7 +423,7 @@ static void lane_loop(struct lane *l)
 				 * next batch, without sleeping. */
 				wait = 0;
 			r = ops->reap(l->e, l->done, l->depth, wait);
-			now = run_now(l->clk);
+			now = run_now(clk);
 			if (__builtin_expect(r < 0, 0)) {
 				if (r == -EINTR || r == -EAGAIN)
 					continue;
