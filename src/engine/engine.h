@@ -93,15 +93,16 @@ struct engine_ops {
 	 */
 	int (*queue)(struct engine *e, struct io_slot *s);
 	/*
-	 * submit: offer the requests queued since the last submit, oldest
+	 * submit: offer the requests queued and not yet accepted, oldest
 	 * first. Returns how many it accepted: those are in flight and
 	 * complete without another submit. The rest stay queued, first in
 	 * line for the next submit, and are not in flight: reap will not
 	 * return them before a later submit accepts them. native may accept
 	 * fewer than queued (io_submit takes a prefix) or none (-EAGAIN:
-	 * the kernel is short of resources for now). -errno: a failure of
-	 * the call itself, not of a request, and none of the queued ones was
-	 * accepted; the requests accepted before still complete.
+	 * the kernel is short of resources for now). -errno: the call
+	 * failed (native: io_submit refused the first request offered, or
+	 * the context), reported as the engine's failure; none of the queued
+	 * ones was accepted, and those accepted before still complete.
 	 *
 	 * What "accepted" does differs: sync and threads do the I/O here,
 	 * blocking, one request after another; native hands them to the
