@@ -97,31 +97,6 @@ struct check_state {
 	char path[PATH_MAX];
 };
 
-static void job_of(const struct check_step *s, const struct check_result *r,
-		   struct job_spec *j)
-{
-	job_defaults(j);
-	j->rw = s->rw;
-	j->bs = s->bs;
-	j->qd = s->qd;
-	j->threads = s->threads;
-	j->engine = s->engine;
-	j->cache = s->cache;
-	j->flush_every = s->flush_every;
-	j->runtime_ns = r->runtime_ns;
-	j->pattern = PATTERN_RANDOM;
-	/* As a QEMU disk: the host sees the guest's writes and flushes, in
-	 * the cell's cache mode. A write the guest made durable on its own
-	 * (O_DSYNC, O_DIRECT|O_DSYNC) reaches QEMU as a write and a flush. */
-	if (r->qemu_cache) {
-		if (cache_dsync(s->cache) && !s->flush_every)
-			j->flush_every = 1;
-		j->cache = r->cache;
-	}
-	if (r->qemu_engine)
-		j->engine = r->engine; /* native + a buffered mode: refused */
-}
-
 static bool check_prepare(struct measure *m, struct err *err)
 {
 	struct check_state *s = m->self;
@@ -178,7 +153,7 @@ static bool check_prepare(struct measure *m, struct err *err)
 	for (int i = 0; i < p->nsteps; i++) {
 		struct job_spec j;
 
-		job_of(&p->steps[i], &s->res, &j);
+		check_job_of(&p->steps[i], &s->res, &j);
 		if (job_qemu_refuses(j.engine, j.cache, err))
 			return err_set(
 				err, EXIT_ENV, 0,
@@ -194,41 +169,11 @@ static bool check_prepare(struct measure *m, struct err *err)
 static bool check_measure(struct measure *m, struct err *err)
 {
 	struct check_result *r = &((struct check_state *)m->self)->res;
-	const struct check_profile *p = r->profile;
 
-	for (int i = 0; i < p->nsteps; i++) {
-		struct runner_opts ro = { .progress = m->req.progress };
-		struct run_result *run = &r->run[i];
-		struct target view;
-		struct job_spec j;
-		char label[64];
-
-		snprintf(label, sizeof(label), "iolab check %s: %s", p->name,
-			 p->steps[i].id);
-		ro.label = label;
-		job_of(&p->steps[i], r, &j);
-		/* The runner reads only the region of the target: a step
-		 * that uses the first bytes gets a copy that says so. */
-		view = m->t;
-		if (p->steps[i].span_bytes &&
-		    p->steps[i].span_bytes < view.region_len)
-			view.region_len = p->steps[i].span_bytes;
-		if (!job_validate(&j, err) ||
-		    !runner_run(&j, &view, &ro, run, err)) {
-			err_prefix(err, "step %s", p->steps[i].id);
-			check_result_free(r);
-			return false;
-		}
-		r->nrun++;
-		warn_merge(&m->warnings, &run->warnings);
-		if (run->errors || run->stop_signal) {
-			r->io_error = run->errors > 0;
-			r->stop_signal = run->stop_signal;
-			return true; /* what ran is reported, not judged */
-		}
-	}
-	check_judge_all(r, &m->t);
-	if (r->verdict == CHECK_FAIL)
+	if (!check_run(r, &m->t, m->req.progress, "iolab check", &m->warnings,
+		       err))
+		return false;
+	if (r->judged && r->verdict == CHECK_FAIL)
 		check_hints_collect(r, &m->t);
 	return true;
 }

@@ -15,7 +15,9 @@
 #include "../../core/result.h"
 
 struct err;
+struct job_spec;
 struct target;
+struct warnings;
 
 /* One of doctor's findings that bears on the disk under the target. */
 struct check_hint {
@@ -51,6 +53,20 @@ struct check_report {
 	const struct warnings *warnings;
 };
 
+/* The job of step @s as @r issues it (as a QEMU disk with --engine or
+ * --cache). */
+void check_job_of(const struct check_step *s, const struct check_result *r,
+		  struct job_spec *j);
+/* QEMU refuses the disk some step of @r's profile needs (native with a
+ * buffered cache): true with the reason in @err. */
+bool check_refused(const struct check_result *r, struct err *err);
+/*
+ * Run @r's profile on @t (r->profile, runtime_ns and the QEMU settings
+ * set) and judge it when every step ran; the runs' warnings go to @w.
+ * False with @err when a step could not start (@r freed).
+ */
+bool check_run(struct check_result *r, const struct target *t, bool progress,
+	       const char *label_prefix, struct warnings *w, struct err *err);
 /* Judge every criterion of a complete result; sets fig, verdict. */
 void check_judge_all(struct check_result *r, const struct target *t);
 void check_result_free(struct check_result *r);
