@@ -31,6 +31,10 @@ void check_job_of(const struct check_step *s, const struct check_result *r,
 		if (cache_dsync(s->cache) && !s->flush_every)
 			j->flush_every = 1;
 		j->cache = r->cache;
+		/* The guest's page cache writes whole 4 KiB pages to its
+		 * disk: a 2300-byte append reaches QEMU as one page. */
+		if (j->bs % 4096)
+			j->bs = (j->bs / 4096 + 1) * 4096;
 	}
 	if (r->qemu_engine)
 		j->engine = r->engine; /* native + a buffered mode: refused */

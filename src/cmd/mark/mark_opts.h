@@ -22,6 +22,7 @@ struct suite_cli {
 	struct mark_spec s;
 	const char *preset, *tests, *only;
 	const char *engines, *caches; /* matrix's lists */
+	const char *check; /* matrix --check PROFILE */
 	uint64_t time_ns, interval_ns; /* applied over the preset's */
 	struct measure_flags m; /* region, safety, output */
 };

@@ -16,6 +16,7 @@
 #include "../mark/mark_report.h"
 #include "matrix_report.h"
 #include "matrix_suite.h"
+#include "../check/check_profile.h"
 #include "../../util/err.h"
 #include "../../util/parse.h"
 #include "../../util/sig.h"
@@ -28,6 +29,8 @@ static const struct opt matrix_table[] = {
 	  "QEMU aio= engines (default threads,native,io_uring)" },
 	{ "caches", 'c', OPT_STRING, "LIST", OFF(caches),
 	  "QEMU cache= modes (default none,directsync,writethrough,writeback,unsafe)" },
+	{ "check", 0, OPT_STRING, "PROFILE", OFF(check),
+	  "in every cell, judge iolab check's PROFILE (etcd, postgresql, mysql, oracle, zookeeper) instead of the tests; --time is each step's" },
 	{ "force", 0, OPT_FLAG, NULL, OFF(s.base.force),
 	  "measure the cells QEMU refuses (native without O_DIRECT)" },
 	{ "flush-every", 0, OPT_U64, "N", OFF(s.base.flush_every),
@@ -153,6 +156,19 @@ static bool build_spec(struct suite_cli *c, struct matrix_spec *m,
 	}
 	m->mark = c->s;
 	m->mark.label = "matrix";
+	if (c->check) {
+		m->check = check_profile_find(c->check);
+		if (!m->check)
+			return err_set(
+				err, EXIT_USAGE, 0,
+				"--check: no profile '%.64s'; iolab check --list shows them (etcd, postgresql, mysql, oracle, zookeeper)",
+				c->check);
+		m->check_runtime_ns = c->s.time_ns;
+		if (m->check_runtime_ns < 1000000000ull)
+			return err_set(
+				err, EXIT_USAGE, 0,
+				"--check judges rates over each step's --time: give at least 1s");
+	}
 	return matrix_spec_validate(m, err);
 }
 
@@ -173,6 +189,17 @@ static bool matrix_prepare(struct measure *m, struct err *err)
 	/* Some cell writes whenever the suite writes. */
 	m->req.need_write = mark_needs_write(&s->spec.mark);
 	m->req.fill = s->c.s.base.pattern;
+	if (s->spec.check) {
+		if (s->c.m.csv)
+			return err_set(
+				err, EXIT_USAGE, 0,
+				"--check reports as text or --json (each cell's criteria, as iolab check --json has them); --csv is for the tests");
+		/* Every profile writes; its file is check's size. */
+		m->req.need_write = true;
+		m->req.fill = PATTERN_RANDOM;
+		if (!s->c.m.size)
+			m->req.create_size = 64ull << 20;
+	}
 	return true;
 }
 
@@ -189,6 +216,17 @@ static void matrix_announce(struct measure *m)
 			 fmt_size(s->c.m.size ? s->c.m.size :
 						m->req.create_size,
 				  sz, sizeof(sz)));
+	if (ms->check) {
+		fprintf(stderr,
+			"iolab matrix: %u cell%s to check for %s (%u refused by QEMU), %d step%s of %.0f s each: about %s%s\n",
+			cells, cells == 1 ? "" : "s", ms->check->name,
+			ms->nengines * ms->ncaches - cells, ms->check->nsteps,
+			ms->check->nsteps == 1 ? "" : "s",
+			(double)ms->check_runtime_ns / 1e9,
+			suite_fmt_eta(matrix_estimate_ns(ms), eta, sizeof(eta)),
+			fill);
+		return;
+	}
 	fprintf(stderr,
 		"iolab matrix: %u cell%s to measure (%u refused by QEMU), %u test%s each, %s: about %s%s\n",
 		cells, cells == 1 ? "" : "s",

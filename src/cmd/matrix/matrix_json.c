@@ -6,6 +6,7 @@
 #include "../mark/mark_json.h"
 #include "../mark/mark_report.h"
 #include "matrix_report.h"
+#include "../check/check_profile.h"
 #include "../../core/target.h"
 
 static json_t *jsetting(const struct matrix_result *r, int idx)
@@ -63,6 +64,7 @@ static json_t *jcell(const struct matrix_cell *c)
 			    c->measured && c->mark.engine_features[0] ?
 				    json_string(c->mark.engine_features) :
 				    json_null());
+	json_object_set_new(o, "check", matrix_check_jcell(c));
 	json_object_set_new(o, "warnings", jwarnings(&c->mark.warnings));
 	json_object_set_new(o, "tests",
 			    c->measured ? jmark_tests(&c->mark) : json_array());
@@ -93,6 +95,9 @@ bool matrix_json_write(const struct matrix_report *rep, FILE *f,
 			caches, json_string(cache_name(r->spec.caches[i])));
 	json_object_set_new(opts, "engines", engines);
 	json_object_set_new(opts, "caches", caches);
+	json_object_set_new(opts, "check",
+			    r->spec.check ? json_string(r->spec.check->name) :
+					    json_null());
 	jtarget_options(opts, t);
 	json_object_set_new(doc, "options", opts);
 	json_object_set_new(doc, "environment", jenvironment(t));
@@ -133,7 +138,9 @@ bool matrix_json_write(const struct matrix_report *rep, FILE *f,
 		json_object_set_new(rec, "margin", json_null());
 	}
 	text = json_array();
-	nl = matrix_recommend(r, lines, MATRIX_REC_LINES);
+	nl = r->spec.check ?
+		     matrix_check_recommend(r, lines, MATRIX_REC_LINES) :
+		     matrix_recommend(r, lines, MATRIX_REC_LINES);
 	for (int i = 0; i < nl; i++)
 		json_array_append_new(text, json_string(lines[i]));
 	json_object_set_new(rec, "text", text);

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "matrix_suite.h"
 
 struct err;
@@ -36,5 +38,12 @@ bool matrix_csv_write(const struct matrix_report *r, FILE *f, struct err *err);
  */
 #define MATRIX_REC_LINES 6
 int matrix_recommend(const struct matrix_result *r, char lines[][512], int max);
+
+/* --check (matrix_check.c): the table of verdicts per cell, the closing
+ * sentences, and a cell's "check" object in JSON. */
+void matrix_check_text(const struct matrix_report *r, FILE *f);
+int matrix_check_recommend(const struct matrix_result *r, char lines[][512],
+			   int max);
+json_t *matrix_check_jcell(const struct matrix_cell *c);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "matrix_suite.h"
+#include "../check/check_report.h"
 #include "../../core/target.h"
 #include "../../util/clock.h"
 #include "../../util/err.h"
@@ -56,13 +57,21 @@ unsigned int matrix_cells_to_run(const struct matrix_spec *s)
 	return n;
 }
 
+/* What one cell takes: the suite, or the profile's steps. */
+static uint64_t cell_estimate_ns(const struct matrix_spec *s)
+{
+	if (s->check)
+		return (uint64_t)s->check->nsteps * s->check_runtime_ns;
+	return mark_estimate_ns(&s->mark);
+}
+
 uint64_t matrix_estimate_ns(const struct matrix_spec *s)
 {
 	unsigned int n = matrix_cells_to_run(s);
 
 	if (!n)
 		return 0;
-	return n * mark_estimate_ns(&s->mark) +
+	return n * cell_estimate_ns(s) +
 	       (uint64_t)(n - 1) * s->mark.interval_ns;
 }
 
@@ -196,6 +205,40 @@ void matrix_rank(struct matrix_result *r)
 	}
 }
 
+/* --check: the profile in this cell's engine and cache, judged. */
+static void run_check_cell(const struct matrix_spec *s, const struct target *t,
+			   struct matrix_cell *c, const char *label,
+			   struct matrix_result *r)
+{
+	struct check_result *cr = xcalloc(1, sizeof(*cr));
+	struct err cerr = { 0 };
+	char prefix[128];
+
+	cr->profile = s->check;
+	cr->runtime_ns = s->check_runtime_ns;
+	cr->qemu_engine = cr->qemu_cache = true;
+	cr->engine = c->engine;
+	cr->cache = c->cache;
+	snprintf(prefix, sizeof(prefix), "matrix %s", label);
+	if (!check_run(cr, t, s->mark.progress, prefix, &r->warnings, &cerr)) {
+		free(cr);
+		c->status = MATRIX_FAILED;
+		snprintf(c->reason, sizeof(c->reason), "%s", cerr.msg);
+		return;
+	}
+	c->check = cr;
+	if (cr->io_error) {
+		c->status = MATRIX_FAILED;
+		snprintf(c->reason, sizeof(c->reason),
+			 "I/O error in step %d of %s", cr->nrun,
+			 s->check->name);
+	} else if (!cr->judged) {
+		c->status = MATRIX_NOT_RUN; /* stopped before all steps ran */
+	} else {
+		c->status = MATRIX_OK;
+	}
+}
+
 /* The pause between cells, as between tests; false if a signal came. */
 static bool pause_cells(const struct matrix_spec *s, uint64_t left_ns)
 {
@@ -224,7 +267,7 @@ static bool pause_cells(const struct matrix_spec *s, uint64_t left_ns)
 bool matrix_run(const struct matrix_spec *s, const struct target *t,
 		struct matrix_result *r, struct err *err)
 {
-	uint64_t t0 = clock_ns(), per_cell = mark_estimate_ns(&s->mark);
+	uint64_t t0 = clock_ns(), per_cell = cell_estimate_ns(s);
 	unsigned int torun = matrix_cells_to_run(s), done = 0;
 	bool stop = false;
 
@@ -272,6 +315,15 @@ bool matrix_run(const struct matrix_spec *s, const struct target *t,
 			m.eta_after_ns = (torun - done - 1) *
 					 (per_cell + s->mark.interval_ns);
 			done++;
+			if (s->check) {
+				run_check_cell(s, t, c, label, r);
+				if (c->check && c->check->stop_signal) {
+					r->partial = true;
+					r->stop_signal = c->check->stop_signal;
+					stop = true;
+				}
+				continue;
+			}
 			c->measured = true;
 			if (!mark_run(&m, t, &c->mark, &cerr)) {
 				c->status = MATRIX_FAILED;
@@ -303,9 +355,14 @@ bool matrix_run(const struct matrix_spec *s, const struct target *t,
 
 void matrix_result_free(struct matrix_result *r)
 {
-	for (unsigned int i = 0; i < r->ncells; i++)
+	for (unsigned int i = 0; i < r->ncells; i++) {
 		if (r->cells[i].measured)
 			mark_result_free(&r->cells[i].mark);
+		if (r->cells[i].check) {
+			check_result_free(r->cells[i].check);
+			free(r->cells[i].check);
+		}
+	}
 	free(r->cells);
 	r->cells = NULL;
 	r->ncells = 0;

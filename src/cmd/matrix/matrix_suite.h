@@ -17,6 +17,8 @@
 #include "../mark/mark_suite.h"
 #include "../../util/margin.h"
 
+struct check_profile;
+struct check_result;
 struct err;
 struct target;
 
@@ -27,6 +29,10 @@ struct matrix_spec {
 	unsigned int nengines, ncaches;
 	enum engine_kind engines[ENGINE_COUNT];
 	enum cache_mode caches[CACHE_COUNT];
+	/* --check: every cell runs this profile of iolab check, each step
+	 * for check_runtime_ns, instead of the suite. */
+	const struct check_profile *check;
+	uint64_t check_runtime_ns;
 };
 
 enum matrix_status {
@@ -58,6 +64,7 @@ struct matrix_cell {
 	bool page_cache_reads; /* some reads came from the host page cache */
 	bool cached_writes; /* some writes were a cache's: flush counted */
 	bool unbacked_reads; /* some reads were of a region no disk stored */
+	struct check_result *check; /* --check: the profile's result */
 };
 
 struct matrix_result {

@@ -272,6 +272,11 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 	struct warnings all = { 0 };
 	int nl;
 
+	if (r->spec.check) {
+		matrix_check_text(rep, f);
+		return;
+	}
+
 	for (unsigned int k = 0; k < r->ncells; k++) {
 		const struct matrix_cell *c = &r->cells[k];
 

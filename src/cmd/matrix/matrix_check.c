@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * matrix --check: which engine x cache cells pass a database profile of
+ * iolab check, and which of those keep data on host power loss. A cell
+ * whose flushes QEMU drops (cache=unsafe) is inconclusive by check's own
+ * rule, never a pass.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../check/check_report.h"
+#include "../mark/mark_report.h"
+#include "matrix_report.h"
+#include "../../core/target.h"
+
+static const char *setting(const struct matrix_cell *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "aio=%s cache=%s", engine_name(c->engine),
+		 cache_name(c->cache));
+	return buf;
+}
+
+/* The cell's verdict on the profile, or -1 when it has none. */
+static int verdict_of(const struct matrix_cell *c)
+{
+	if (c->status != MATRIX_OK || !c->check || !c->check->judged)
+		return -1;
+	return (int)c->check->verdict;
+}
+
+/* The settings with verdict @v, keeping data on power loss or not. */
+static int list(const struct matrix_result *r, int v, int keeps, char *buf,
+		size_t len)
+{
+	size_t at = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (unsigned int k = 0; k < r->ncells && at < len; k++) {
+		const struct matrix_cell *c = &r->cells[k];
+		char a[64];
+
+		if (verdict_of(c) != v ||
+		    (keeps >= 0 && matrix_cache_keeps_data(c->cache) != keeps))
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+				       n ? ", " : "", setting(c, a, sizeof(a)));
+		n++;
+	}
+	return n;
+}
+
+int matrix_check_recommend(const struct matrix_result *r, char lines[][512],
+			   int max)
+{
+	const char *name = r->spec.check->name;
+	char buf[400];
+	int n = 0;
+
+	if (max < 4)
+		return 0;
+	if (list(r, CHECK_PASS, 1, buf, sizeof(buf)))
+		snprintf(lines[n++], 512,
+			 "Pass %s and keep data on host power loss: %s.", name,
+			 buf);
+	else
+		snprintf(
+			lines[n++], 512,
+			"No cell that keeps data on host power loss passes %s: see the failed criteria above, and iolab doctor in the guest.",
+			name);
+	if (list(r, CHECK_NO_THRESHOLD, -1, buf, sizeof(buf)))
+		snprintf(
+			lines[n++], 512,
+			"%s publishes no threshold here; compare the figures above: %s.",
+			name, buf);
+	if (list(r, CHECK_FAIL, -1, buf, sizeof(buf)))
+		snprintf(lines[n++], 512, "Fail %s: %s.", name, buf);
+	if (list(r, CHECK_INCONCLUSIVE, -1, buf, sizeof(buf)))
+		snprintf(
+			lines[n++], 512,
+			"Inconclusive: %s (flushes dropped or answered by a cache, or too few samples: never a pass).",
+			buf);
+	return n;
+}
+
+static void print_row(const struct matrix_cell *c, int *notes, int *nnotes,
+		      FILE *f)
+{
+	const struct check_profile *p;
+
+	fprintf(f, "%-9s %-12s", engine_name(c->engine), cache_name(c->cache));
+	if (c->status == MATRIX_REFUSED || c->status == MATRIX_FAILED ||
+	    !c->check || !c->check->judged) {
+		char tag[32];
+
+		if (c->status == MATRIX_REFUSED || c->status == MATRIX_FAILED) {
+			notes[(*nnotes)++] = 1;
+			snprintf(tag, sizeof(tag), "%s[%d]",
+				 c->status == MATRIX_REFUSED ? "refused" :
+							       "failed",
+				 *nnotes);
+		} else {
+			snprintf(tag, sizeof(tag), "-");
+		}
+		fprintf(f, "  %-13s\n", tag);
+		return;
+	}
+	p = c->check->profile;
+	fprintf(f, "  %-13s", check_verdict_names[c->check->verdict]);
+	for (int i = 0; i < p->ncrit; i++) {
+		char v[48], cell[64];
+
+		check_value_text(&p->crit[i], c->check->fig[i].value, v,
+				 sizeof(v));
+		snprintf(cell, sizeof(cell), "%s %s", v,
+			 check_verdict_names[c->check->fig[i].verdict]);
+		fprintf(f, "  %24s", cell);
+	}
+	fprintf(f, "  %s\n", cache_risk(c->cache));
+}
+
+void matrix_check_text(const struct matrix_report *rep, FILE *f)
+{
+	const struct matrix_result *r = rep->res;
+	const struct check_profile *p = r->spec.check;
+	char took[32], lines[MATRIX_REC_LINES][512];
+	unsigned int checked = 0, refused = 0, failed = 0;
+	int notes[64], nnotes = 0, nl, k;
+	struct warnings all = { 0 };
+
+	for (unsigned int i = 0; i < r->ncells; i++) {
+		checked += verdict_of(&r->cells[i]) >= 0;
+		refused += r->cells[i].status == MATRIX_REFUSED;
+		failed += r->cells[i].status == MATRIX_FAILED;
+	}
+	fprintf(f,
+		"iolab matrix --check %s: %s, %u engine%s x %u cache mode%s\n",
+		p->name, p->title, r->spec.nengines,
+		r->spec.nengines == 1 ? "" : "s", r->spec.ncaches,
+		r->spec.ncaches == 1 ? "" : "s");
+	mark_text_target(rep->target, f);
+	fprintf(f,
+		"each step %.0f s, as a QEMU disk with the cell's aio= and cache=; %u cell%s checked, %u refused, %u failed; took %s",
+		(double)r->spec.check_runtime_ns / 1e9, checked,
+		checked == 1 ? "" : "s", refused, failed,
+		mark_fmt_took(r->elapsed_s, took, sizeof(took)));
+	if (r->partial)
+		fprintf(f, "  ** PARTIAL: %s **",
+			r->stop_signal == SIGINT ? "interrupted by Ctrl-C" :
+						   "stopped by a signal");
+	fprintf(f, "\n\n%-9s %-12s  %-13s", "engine", "cache", "verdict");
+	for (int i = 0; i < p->ncrit; i++)
+		fprintf(f, "  %24.24s", p->crit[i].id);
+	fprintf(f, "  %s\n", "on host power loss");
+	for (unsigned int i = 0; i < r->ncells; i++)
+		print_row(&r->cells[i], notes, &nnotes, f);
+	fprintf(f, "\n");
+	for (int i = 0; i < p->ncrit; i++) {
+		char lim[48];
+
+		fprintf(f, "%s: %s, %s (%s)\n", p->crit[i].id, p->crit[i].what,
+			check_limit_text(&p->crit[i], lim, sizeof(lim)),
+			p->crit[i].source);
+	}
+	k = 0;
+	for (unsigned int i = 0; i < r->ncells; i++) {
+		const struct matrix_cell *c = &r->cells[i];
+
+		if (c->status == MATRIX_REFUSED || c->status == MATRIX_FAILED)
+			fprintf(f, "[%d]  %s/%s %s: %s\n", ++k,
+				engine_name(c->engine), cache_name(c->cache),
+				c->status == MATRIX_REFUSED ? "refused" :
+							      "failed",
+				c->reason);
+	}
+	if (rep->warnings)
+		warn_merge(&all, rep->warnings);
+	warn_merge(&all, &r->warnings);
+	if (all.n) {
+		fprintf(f, "\nWarnings:\n");
+		for (size_t i = 0; i < all.n; i++)
+			fprintf(f, "  ! %s\n", all.v[i].msg);
+	}
+	warnings_free(&all);
+	nl = matrix_check_recommend(r, lines, MATRIX_REC_LINES);
+	fprintf(f, "\n");
+	for (int i = 0; i < nl; i++)
+		fprintf(f, "%s\n", lines[i]);
+}
+
+json_t *matrix_check_jcell(const struct matrix_cell *c)
+{
+	const struct check_profile *p;
+	json_t *o, *crit;
+
+	if (!c->check || !c->check->judged)
+		return json_null();
+	p = c->check->profile;
+	o = json_object();
+	crit = json_array();
+	json_object_set_new(o, "profile", json_string(p->name));
+	json_object_set_new(
+		o, "verdict",
+		json_string(check_verdict_names[c->check->verdict]));
+	for (int i = 0; i < p->ncrit; i++) {
+		const struct check_figure *g = &c->check->fig[i];
+		json_t *x = json_object();
+
+		json_object_set_new(x, "id", json_string(p->crit[i].id));
+		json_object_set_new(
+			x, "verdict",
+			json_string(check_verdict_names[g->verdict]));
+		json_object_set_new(x, "value",
+				    isnan(g->value) ? json_null() :
+						      json_real(g->value));
+		json_object_set_new(x, "limit", json_real(p->crit[i].limit));
+		json_object_set_new(x, "reason", json_string(g->reason));
+		json_array_append_new(crit, x);
+	}
+	json_object_set_new(o, "criteria", crit);
+	return o;
+}
