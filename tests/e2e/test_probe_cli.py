@@ -244,6 +244,12 @@ with tmpdir() as d:
     # usage
     for args, what in [(["--once", "--disks", data], "--disks with a TARGET"),
                        (["--once", "--disks", "--dir", d], "--disks with --dir"),
+                       (["--once", "--textfile", d, "--textfile-name",
+                         "../x.prom", data], "a --textfile-name with a /"),
+                       (["--once", "--textfile", d, "--textfile-name",
+                         "x.txt", data], "a --textfile-name not .prom"),
+                       (["--once", "--textfile-name", "x.prom", data],
+                        "--textfile-name without --textfile"),
 ([data], "no output named"),
                        (["--once", "--listen", ":0", data], "--once with --listen"),
                        (["--once", "--interval", "10ms", data], "--interval below 100ms"),

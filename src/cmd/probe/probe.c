@@ -25,8 +25,8 @@
 
 struct probe_cli {
 	uint64_t interval_ns, bs, textfile_ns, doctor_ns;
-	bool once, no_doctor, write, disks;
-	const char *textfile, *listen, *dir;
+	bool once, no_doctor, write, disks, probe_only;
+	const char *textfile, *listen, *dir, *textfile_name;
 	int npos; /* TARGETs given; the first one in first */
 	const char *first;
 };
@@ -57,8 +57,12 @@ static const struct opt probe_table[] = {
 	  "one read of each target, print the metrics (or write --textfile) and exit" },
 	{ "textfile", 0, OPT_STRING, "DIR", OFF(textfile),
 	  "replace DIR/iolab.prom atomically, for node_exporter's textfile collector" },
+	{ "textfile-name", 0, OPT_STRING, "NAME", OFF(textfile_name),
+	  "the file in DIR instead of iolab.prom (a NAME.prom per probe)" },
+	{ "probe-only", 0, OPT_FLAG, NULL, OFF(probe_only),
+	  "only the iolab_probe_* series: for a probe beside another one" },
 	{ "textfile-interval", 0, OPT_DURATION, "TIME", OFF(textfile_ns),
-	  "how often to rewrite DIR/iolab.prom (default 15s)" },
+	  "how often to rewrite the textfile (default 15s)" },
 	{ "listen", 'l', OPT_STRING, "ADDR:PORT", OFF(listen),
 	  "serve GET /metrics over HTTP; :PORT binds 127.0.0.1 (port 0: any free one)" },
 	{ .kind = OPT_GROUP },
@@ -182,6 +186,10 @@ static bool check_opts(struct probe_cli *o, struct err *err)
 			o->disks ? "--disks probes block devices" : o->first,
 			o->disks ? "" : " is not one",
 			o->disks ? "--disks" : "the TARGETs");
+	if (o->textfile_name && !o->textfile)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--textfile-name names a file in --textfile DIR: give both");
 	if (!o->once && !o->textfile && !o->listen)
 		return err_set(
 			err, EXIT_USAGE, 0,
@@ -288,9 +296,8 @@ static int serve(struct probe *p, const struct probe_cli *o,
 				fprintf(stderr, "iolab: %s; retrying\n",
 					err.msg);
 			else if (ok && failing)
-				fprintf(stderr,
-					"iolab: %s/iolab.prom written again\n",
-					tf->dir);
+				fprintf(stderr, "iolab: %s/%s written again\n",
+					tf->dir, tf->name);
 			failing = !ok;
 			next_tf = now + o->textfile_ns;
 		}
@@ -307,7 +314,7 @@ static int serve(struct probe *p, const struct probe_cli *o,
 	}
 	/* Stale figures must not outlive the probe in node_exporter. */
 	if (tf)
-		(void)unlinkat(tf->dirfd, "iolab.prom", 0);
+		(void)unlinkat(tf->dirfd, tf->name, 0);
 	return sig_exit_code(sig_pending());
 }
 
@@ -333,6 +340,7 @@ int cmd_probe(int argc, char **argv)
 		opts_state_free(&st);
 		return prc == OPTS_HELP ? EXIT_OK : err_report(&err);
 	}
+	o.no_doctor |= o.probe_only; /* its families are left out anyway */
 	o.npos = st.npositional;
 	o.first = st.npositional ? st.positional[0] : NULL;
 	if (!check_opts(&o, &err))
@@ -349,7 +357,10 @@ int cmd_probe(int argc, char **argv)
 		paths = st.positional;
 		npaths = (size_t)st.npositional;
 	}
-	if (o.textfile && !probe_textfile_open(&tf, o.textfile, &err))
+	if (o.textfile &&
+	    !probe_textfile_open(
+		    &tf, o.textfile,
+		    o.textfile_name ? o.textfile_name : "iolab.prom", &err))
 		goto out;
 	p.t = xcalloc(npaths + MAX_TARGETS, sizeof(*p.t));
 	for (size_t i = 0; i < npaths; i++)
@@ -358,6 +369,7 @@ int cmd_probe(int argc, char **argv)
 		goto out_files;
 	sig_install();
 	p.interval_ns = o.interval_ns;
+	p.probe_only = o.probe_only;
 	p.bs = o.bs;
 	p.max_cycles = o.once ? 1 : 0;
 	for (size_t i = 0; i < p.nt; i++)

@@ -71,6 +71,8 @@ struct probe {
 	bool dr_valid;
 	double dr_unix_s; /* when it was collected */
 	const char *version;
+	/* --probe-only: no build info, disk counters or doctor families */
+	bool probe_only;
 };
 
 /* probe_worker.c */
@@ -114,11 +116,11 @@ void probe_diskstats(FILE *f);
 /* probe_textfile.c */
 struct probe_textfile {
 	int dirfd;
-	const char *dir;
+	const char *dir, *name; /* name: iolab.prom or --textfile-name */
 };
 bool probe_textfile_open(struct probe_textfile *tf, const char *dir,
-			 struct err *err);
-/* Replace DIR/iolab.prom with @len bytes at once (temp file + rename). */
+			 const char *name, struct err *err);
+/* Replace DIR/NAME with @len bytes at once (temp file + rename). */
 bool probe_textfile_write(struct probe_textfile *tf, const char *buf,
 			  size_t len, struct err *err);
 void probe_textfile_close(struct probe_textfile *tf);

@@ -170,13 +170,22 @@ void probe_render(struct probe *p, FILE *f)
 	now = clock_mono_ns();
 	pthread_mutex_unlock(&p->mu);
 
-	prom_family(f, "iolab_build_info", "gauge",
-		    "iolab's version; always 1.");
-	fputs("iolab_build_info{version=", f);
-	prom_label_value(f, p->version);
-	fputs("} 1\n", f);
+	if (!p->probe_only) {
+		prom_family(f, "iolab_build_info", "gauge",
+			    "iolab's version; always 1.");
+		fputs("iolab_build_info{version=", f);
+		prom_label_value(f, p->version);
+		fputs("} 1\n", f);
+	}
 	render_probe(f, p->t, c, p->nt, now);
 	free(c);
+	/*
+	 * --probe-only: a second probe (iolab-probe@.service) beside the main
+	 * one must not repeat its host-wide series in the textfile directory:
+	 * node_exporter rejects a series that two files both have.
+	 */
+	if (p->probe_only)
+		return;
 	/*
 	 * The report is only swapped under the lock by the main thread, which
 	 * also renders the textfile: holding the lock while formatting it
