@@ -241,6 +241,51 @@ with tmpdir() as d:
     ok(rc == 2 and "symbolic link" in err and os.listdir(own) == [],
        "--dir through a link: refused (%s)" % err.strip())
 
+    # the default targets: an own file beside each local filesystem, here
+    # a new ext4 (root: a loop device) and not the tmpfs mounted beside it
+    if (os.geteuid() == 0 and shutil.which("losetup") and
+            shutil.which("mkfs.ext4") and shutil.which("mount")):
+        with loopdev(32, under=d) as dev:
+            mnt, tmp = os.path.join(d, "mnt"), os.path.join(d, "tmpfs")
+            os.mkdir(mnt)
+            os.mkdir(tmp)
+            mounted = []
+            for cmd, where in [(["mkfs.ext4", "-q", "-F", dev], None),
+                               (["mount", dev, mnt], mnt),
+                               (["mount", "-t", "tmpfs", "none", tmp], tmp)]:
+                p = subprocess.run(cmd, capture_output=True, text=True)
+                if p.returncode:
+                    print("skip the default targets: %s: %s" %
+                          (cmd[0], p.stderr.strip()))
+                    break
+                if where:
+                    mounted.append(where)
+            try:
+                if len(mounted) == 2:
+                    rc, out, err = run(["probe", "--once", "--no-doctor",
+                                        "--write"], timeout=120)
+                    fams = promtext.parse(out)
+                    targets = {x[1]["target"] for x in
+                               fams["iolab_probe_up"]["samples"]}
+                    own = os.path.join(mnt, "iolab-probe.dat")
+                    ok(rc == 0 and own in targets and
+                       all(t.endswith("/iolab-probe.dat") for t in targets)
+                       and not [t for t in targets if t.startswith(tmp)],
+                       "no TARGET: an own file at the top of each local "
+                       "filesystem, none on tmpfs (%s; %s)" %
+                       (sorted(targets), err.strip()[-300:]))
+                    ok(promtext.value(fams, "iolab_probe_up", target=own) == 1
+                       and histogram_ok(fams, own, "flush") == 1,
+                       "no TARGET --write: the new filesystem's file read, "
+                       "written and flushed")
+                    ok(os.listdir(mnt) == ["lost+found"],
+                       "its file removed on exit (%s)" % os.listdir(mnt))
+            finally:
+                for m in reversed(mounted):
+                    subprocess.run(["umount", m])
+    else:
+        print("skip the default targets: needs root, losetup, mkfs.ext4")
+
     # usage
     for args, what in [(["--once", "--disks", data], "--disks with a TARGET"),
                        (["--once", "--disks", "--dir", d], "--disks with --dir"),
