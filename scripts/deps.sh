@@ -14,7 +14,7 @@ liburing-dev libaio-dev libjansson-dev libxml2-dev libcmocka-dev
 libmicrohttpd-dev"
 TEST_PKGS="fio util-linux e2fsprogs strace udev kmod
 qemu-system-x86 qemu-utils linux-image-amd64 cpio time
-chromium fonts-dejavu-core libxml2-utils
+chromium fonts-dejavu-core libxml2-utils sysstat
 prometheus prometheus-node-exporter"
 
 case "${1:-}" in
