@@ -245,14 +245,15 @@ with tmpdir() as d:
     # a new ext4 (root: a loop device) and not the tmpfs mounted beside it
     if (os.geteuid() == 0 and shutil.which("losetup") and
             shutil.which("mkfs.ext4") and shutil.which("mount")):
-        with loopdev(32, under=d) as dev:
+        with loopdev(128, under=d) as dev:
             mnt, tmp = os.path.join(d, "mnt"), os.path.join(d, "tmpfs")
             os.mkdir(mnt)
             os.mkdir(tmp)
             mounted = []
             for cmd, where in [(["mkfs.ext4", "-q", "-F", dev], None),
                                (["mount", dev, mnt], mnt),
-                               (["mount", "-t", "tmpfs", "none", tmp], tmp)]:
+                               (["mount", "-t", "tmpfs", "-o", "size=40m",
+                                 "none", tmp], tmp)]:
                 p = subprocess.run(cmd, capture_output=True, text=True)
                 if p.returncode:
                     print("skip the default targets: %s: %s" %
@@ -280,6 +281,11 @@ with tmpdir() as d:
                        "written and flushed")
                     ok(os.listdir(mnt) == ["lost+found"],
                        "its file removed on exit (%s)" % os.listdir(mnt))
+                    rc, out, err = run(["probe", "--once", "--dir", tmp])
+                    ok(rc == 2 and "must leave" in err and
+                       os.listdir(tmp) == [],
+                       "a filesystem the file would nearly fill (40 MiB): "
+                       "refused (%s)" % err.strip())
             finally:
                 for m in reversed(mounted):
                     subprocess.run(["umount", m])

@@ -138,7 +138,7 @@ def remount(where, mode, limit=10):
 
 # --write on a filesystem that turns read-only: writes fail, reads go on
 if shutil.which("mkfs.ext4") and shutil.which("losetup"):
-    with tmpdir() as d, loopdev(32, under=d) as dev:
+    with tmpdir() as d, loopdev(128, under=d) as dev:
         mnt = os.path.join(d, "ext4")
         os.mkdir(mnt)
         subprocess.run(["mkfs.ext4", "-q", "-F", dev], check=True)

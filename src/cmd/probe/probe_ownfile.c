@@ -6,7 +6,8 @@
  * file it may overwrite. Created with O_EXCL | O_NOFOLLOW, mode 0600: never
  * an existing file, never through a planted link. Only a leftover of a
  * killed probe is replaced, recognised by its magic first bytes, owner, size
- * and single link. Removed on exit if the name is still the inode created.
+ * and single link. Never where it would leave less than 10 % or 64 MiB
+ * free. Removed on exit if the name is still the inode created.
  *
  * The default targets: one such file per mounted local, block-backed,
  * writable filesystem (ext4, xfs, btrfs...); tmpfs, proc, sysfs, overlay,
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +31,9 @@
 #include "../../util/xmem.h"
 
 #define ROOT_DIR "/var/lib/iolab-probe"
+/* What the file must leave free: a probe must never be what fills a disk. */
+#define MIN_FREE_BYTES (64ull << 20)
+#define MIN_FREE_PERCENT 10
 #define CHUNK (1u << 20)
 
 static const char magic[16] = "iolab-probe v1\n";
@@ -52,6 +57,30 @@ static bool is_leftover(int dirfd)
 	       !memcmp(head, magic, sizeof(magic));
 	close(fd);
 	return ours;
+}
+
+/*
+ * Room for the file, leaving MIN_FREE_BYTES and MIN_FREE_PERCENT of the
+ * filesystem free (a small /boot stays untouched).
+ */
+static bool room(int dirfd, const char *dir, struct err *err)
+{
+	struct statvfs v;
+	unsigned long long size, avail;
+
+	if (fstatvfs(dirfd, &v))
+		return err_set(err, EXIT_ENV, errno, "cannot statfs %s: %s",
+			       dir, strerror(errno));
+	size = (unsigned long long)v.f_blocks * v.f_frsize;
+	avail = (unsigned long long)v.f_bavail * v.f_frsize;
+	if (avail < PROBE_FILE_SIZE + MIN_FREE_BYTES ||
+	    (avail - PROBE_FILE_SIZE) * 100 < size * MIN_FREE_PERCENT)
+		return err_set(
+			err, EXIT_ENV, ENOSPC,
+			"%s has %llu MiB free of %llu MiB: the probe's %llu MiB file must leave %d%% and %llu MiB free",
+			dir, avail >> 20, size >> 20, PROBE_FILE_SIZE >> 20,
+			MIN_FREE_PERCENT, MIN_FREE_BYTES >> 20);
+	return true;
 }
 
 static bool fill(int fd, const char *path, struct err *err)
@@ -98,6 +127,10 @@ bool probe_file_create(struct probe_target *t, const char *dir, struct err *err)
 			dir,
 			e == ENOTDIR ? "not a directory (or a symbolic link)" :
 				       strerror(e));
+		goto fail;
+	}
+	if (!room(dirfd, dir, err)) {
+		close(dirfd);
 		goto fail;
 	}
 	fd = openat(dirfd, PROBE_FILE_NAME, flags, 0600);
