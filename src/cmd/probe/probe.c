@@ -243,7 +243,7 @@ static void wait_once(struct probe *p)
 				p->t[i].c.last_error);
 		else if (p->t[i].c.outstanding_since_ns)
 			fprintf(stderr,
-				"iolab: probe: %s: the read has not completed after %llu s\n",
+				"iolab: probe: %s: its I/O has not completed after %llu s\n",
 				p->t[i].path, ONCE_WAIT_NS / 1000000000ull);
 	pthread_mutex_unlock(&p->mu);
 }
