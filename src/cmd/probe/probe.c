@@ -182,7 +182,7 @@ static bool check_opts(struct probe_cli *o, struct err *err)
 	if (o->write && (o->disks || o->npos))
 		return err_set(
 			err, EXIT_USAGE, 0,
-			"--write writes only to a file probe created itself, never to an existing file or a block device: %s%s (leave %s out, or use --dir DIR)",
+			"--write writes only to a file probe created itself, never to an existing file or a block device: %s%s (leave %s out; probe's own files are the default targets, or --dir DIR)",
 			o->disks ? "--disks probes block devices" : o->first,
 			o->disks ? "" : " is not one",
 			o->disks ? "--disks" : "the TARGETs");
