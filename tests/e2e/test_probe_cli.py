@@ -3,7 +3,8 @@
 --textfile, checked by promtool and by a strict parser of the format; the
 histogram's invariants; a target that is missing, a FIFO, a sparse file;
 label escaping of hostile names; the textfile never written through a
-planted link; usage errors."""
+planted link; --write on the probe's own file (--dir), refused on anything
+else; the own file created safely and removed; usage errors."""
 import os
 import shutil
 import stat
@@ -29,14 +30,15 @@ def promtool_ok(text, what):
            what, p.stdout[-500:], p.stderr[-500:]))
 
 
-def histogram_ok(fams, target):
+def histogram_ok(fams, target, op="read"):
     buckets = [(s[1]["le"], s[2]) for s in
                fams["iolab_probe_latency_seconds"]["samples"]
-               if s[0].endswith("_bucket") and s[1]["target"] == target]
+               if s[0].endswith("_bucket") and s[1]["target"] == target and
+               s[1]["op"] == op]
     les = [float(le) for le, _ in buckets]
     counts = [c for _, c in buckets]
     count = promtext.value(fams, "iolab_probe_latency_seconds_count",
-                           target=target, op="read")
+                           target=target, op=op)
     ok(les == sorted(les) and les[-1] == float("inf") and
        abs(les[0] - 16e-6) < 1e-12 and len(les) == 23,
        "%s: buckets 16us << k up to +Inf (%s)" % (target, les[:3]))
@@ -162,8 +164,144 @@ with tmpdir() as d:
     else:
         print("skip the block device: needs root and losetup")
 
+    # --write: only on the probe's own file, which it creates and removes
+    own = os.path.join(d, "own")
+    os.mkdir(own)
+    rc, out, err = run(["probe", "--once", "--no-doctor", "--write", "--dir",
+                        own], timeout=60)
+    ok(rc == 0, "--write --dir: exit 0 (%s)" % err[-300:])
+    promtool_ok(out, "--write output")
+    fams = promtext.parse(out)
+    ownfile = os.path.join(own, "iolab-probe.dat")
+    ok(promtext.value(fams, "iolab_probe_up", target=ownfile) == 1 and
+       histogram_ok(fams, ownfile) == 1,
+       "--dir: the probe's own file read once")
+    for op in ("write", "flush"):
+        ok(histogram_ok(fams, ownfile, op) == 1 and
+           promtext.value(fams, "iolab_probe_errors_total", target=ownfile,
+                          op=op) == 0,
+           "--write: one %s timed, no error" % op)
+    ok(promtext.value(fams, "iolab_probe_zero_reads_total",
+                      target=ownfile) == 0,
+       "the own file holds random data: no zero read")
+    ok(os.listdir(own) == [], "the own file removed on exit")
+    rc, out, err = run(["probe", "--once", "--no-doctor", "--dir", own, data],
+                       timeout=60)
+    fams = promtext.parse(out)
+    ok(rc == 0 and "op=\"write\"" not in out and
+       promtext.value(fams, "iolab_probe_up", target=data) == 1,
+       "without --write: no write or flush series, TARGETs beside --dir")
+
+    # --write refused on what probe did not create: one line, nothing written
+    refused = [(data, "an existing file")]
+    if os.geteuid() == 0 and shutil.which("losetup"):
+        refused.append((None, "a block device"))
+    for target, what in refused:
+        if target is None:
+            with loopdev(16, under=d) as dev:
+                with open(dev, "rb") as f:
+                    dbefore = f.read(1 << 20)
+                rc, out, err = run(["probe", "--once", "--write", dev])
+                with open(dev, "rb") as f:
+                    same = f.read(1 << 20) == dbefore
+        else:
+            rc, out, err = run(["probe", "--once", "--write", target])
+            same = open(target, "rb").read() == before
+        ok(rc == 1 and out == "" and err.count("\n") == 1 and
+           "only to a file probe created itself" in err and same,
+           "--write on %s: refused, the rule named (%s)" % (what, err.strip()))
+    rc, out, err = run(["probe", "--once", "--write", "--disks"])
+    ok(rc == 1 and "only to a file probe created itself" in err,
+       "--write --disks: refused (%s)" % err.strip())
+
+    # the own file: never an existing file, never through a link
+    with open(ownfile, "w") as f:
+        f.write("foreign\n")
+    rc, out, err = run(["probe", "--once", "--write", "--dir", own])
+    ok(rc == 2 and open(ownfile).read() == "foreign\n" and
+       "not a file a probe left" in err,
+       "a foreign file at the own file's name: kept, refused (%s)" %
+       err.strip())
+    os.unlink(ownfile)
+    os.symlink(victim, ownfile)
+    rc, out, err = run(["probe", "--once", "--write", "--dir", own])
+    ok(rc == 2 and open(victim).read() == "keep me\n",
+       "a link planted at the own file's name: not followed (%s)" %
+       err.strip())
+    os.unlink(ownfile)
+    # a leftover of a killed probe (its magic, size, owner) is replaced
+    with open(ownfile, "wb") as f:
+        f.write(b"iolab-probe v1\n\0" + b"\1" * ((16 << 20) - 16))
+    rc, out, err = run(["probe", "--once", "--no-doctor", "--dir", own])
+    ok(rc == 0 and os.listdir(own) == [],
+       "a killed probe's leftover: replaced, then removed (%s)" % err.strip())
+    os.symlink(own, os.path.join(d, "ownlink"))
+    rc, out, err = run(["probe", "--once", "--dir",
+                        os.path.join(d, "ownlink")])
+    ok(rc == 2 and "symbolic link" in err and os.listdir(own) == [],
+       "--dir through a link: refused (%s)" % err.strip())
+
+    # the default targets: an own file beside each local filesystem, here
+    # a new ext4 (root: a loop device) and not the tmpfs mounted beside it
+    if (os.geteuid() == 0 and shutil.which("losetup") and
+            shutil.which("mkfs.ext4") and shutil.which("mount")):
+        with loopdev(128, under=d) as dev:
+            mnt, tmp = os.path.join(d, "mnt"), os.path.join(d, "tmpfs")
+            os.mkdir(mnt)
+            os.mkdir(tmp)
+            mounted = []
+            for cmd, where in [(["mkfs.ext4", "-q", "-F", dev], None),
+                               (["mount", dev, mnt], mnt),
+                               (["mount", "-t", "tmpfs", "-o", "size=40m",
+                                 "none", tmp], tmp)]:
+                p = subprocess.run(cmd, capture_output=True, text=True)
+                if p.returncode:
+                    print("skip the default targets: %s: %s" %
+                          (cmd[0], p.stderr.strip()))
+                    break
+                if where:
+                    mounted.append(where)
+            try:
+                if len(mounted) == 2:
+                    rc, out, err = run(["probe", "--once", "--no-doctor",
+                                        "--write"], timeout=120)
+                    fams = promtext.parse(out)
+                    targets = {x[1]["target"] for x in
+                               fams["iolab_probe_up"]["samples"]}
+                    own = os.path.join(mnt, "iolab-probe.dat")
+                    ok(rc == 0 and own in targets and
+                       all(t.endswith("/iolab-probe.dat") for t in targets)
+                       and not [t for t in targets if t.startswith(tmp)],
+                       "no TARGET: an own file at the top of each local "
+                       "filesystem, none on tmpfs (%s; %s)" %
+                       (sorted(targets), err.strip()[-300:]))
+                    ok(promtext.value(fams, "iolab_probe_up", target=own) == 1
+                       and histogram_ok(fams, own, "flush") == 1,
+                       "no TARGET --write: the new filesystem's file read, "
+                       "written and flushed")
+                    ok(os.listdir(mnt) == ["lost+found"],
+                       "its file removed on exit (%s)" % os.listdir(mnt))
+                    rc, out, err = run(["probe", "--once", "--dir", tmp])
+                    ok(rc == 2 and "must leave" in err and
+                       os.listdir(tmp) == [],
+                       "a filesystem the file would nearly fill (40 MiB): "
+                       "refused (%s)" % err.strip())
+            finally:
+                for m in reversed(mounted):
+                    subprocess.run(["umount", m])
+    else:
+        print("skip the default targets: needs root, losetup, mkfs.ext4")
+
     # usage
-    for args, what in [([data], "no output named"),
+    for args, what in [(["--once", "--disks", data], "--disks with a TARGET"),
+                       (["--once", "--disks", "--dir", d], "--disks with --dir"),
+                       (["--once", "--textfile", d, "--textfile-name",
+                         "../x.prom", data], "a --textfile-name with a /"),
+                       (["--once", "--textfile", d, "--textfile-name",
+                         "x.txt", data], "a --textfile-name not .prom"),
+                       (["--once", "--textfile-name", "x.prom", data],
+                        "--textfile-name without --textfile"),
+([data], "no output named"),
                        (["--once", "--listen", ":0", data], "--once with --listen"),
                        (["--once", "--interval", "10ms", data], "--interval below 100ms"),
                        (["--once", "--bs", "1000", data], "--bs not a multiple of 4 KiB"),

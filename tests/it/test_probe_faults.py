@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """iolab probe under faults, serving /metrics throughout: a device whose
 reads fail with EIO (a FUSE file), a target that disappears and comes back,
-a --textfile directory that is full and then read-only. Each fault shows in
+a --textfile directory that is full and then read-only, and with --write
+the probe's own file on a filesystem remounted read-only. Each fault shows in
 the metrics (iolab_probe_up 0, iolab_probe_errors_total rising) or once on
 stderr, and the probe recovers when the fault goes."""
 import errno
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,7 +16,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from iolabtest import IOLAB, ok, done, tmpdir, need_root, skip  # noqa
+from iolabtest import IOLAB, ok, done, tmpdir, need_root, skip, loopdev  # noqa
 from fusehold import Fuse, NAME  # noqa
 import promtext  # noqa
 
@@ -121,4 +123,67 @@ with tmpdir() as d:
             p.kill()
         fs.close(mnt)
         subprocess.run(["umount", "-l", tfdir])
+
+
+def remount(where, mode, limit=10):
+    # a write may have the file open at that instant: EBUSY, try again
+    end = time.time() + limit
+    while subprocess.run(["mount", "-o", "remount," + mode, where],
+                         capture_output=True).returncode:
+        if time.time() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+# --write on a filesystem that turns read-only: writes fail, reads go on
+if shutil.which("mkfs.ext4") and shutil.which("losetup"):
+    with tmpdir() as d, loopdev(128, under=d) as dev:
+        mnt = os.path.join(d, "ext4")
+        os.mkdir(mnt)
+        subprocess.run(["mkfs.ext4", "-q", "-F", dev], check=True)
+        subprocess.run(["mount", dev, mnt], check=True)
+        own = os.path.join(mnt, "iolab-probe.dat")
+        p = None
+        try:
+            p = subprocess.Popen([IOLAB, "probe", "--listen", ":0",
+                                  "--interval", "100ms", "--no-doctor",
+                                  "--write", "--dir", mnt],
+                                 stderr=subprocess.PIPE, text=True)
+            port = int(p.stderr.readline().rsplit(" ", 1)[1])
+            threading.Thread(target=lambda: list(p.stderr),
+                             daemon=True).start()
+            fams = until(lambda: (lambda f: f if (v(
+                f, "iolab_probe_latency_seconds_count", target=own,
+                op="flush") or 0) >= 2 else None)(scrape(port)))
+            ok(fams and v(fams, "iolab_probe_up", target=own) == 1,
+               "--write: writes and flushes counted")
+            ok(remount(mnt, "ro"), "the filesystem remounted read-only")
+            reads0 = v(scrape(port), "iolab_probe_latency_seconds_count",
+                       target=own, op="read")
+            fams = until(lambda: (lambda f: f if (v(
+                f, "iolab_probe_errors_total", target=own, op="write") or 0)
+                >= 3 else None)(scrape(port)))
+            ok(fams and v(fams, "iolab_probe_up", target=own) == 0 and
+               v(fams, "iolab_probe_latency_seconds_count", target=own,
+                 op="read") > reads0 and
+               v(fams, "iolab_probe_errors_total", target=own,
+                 op="read") == 0,
+               "read-only: write errors counted, up 0, the reads go on")
+            ok(remount(mnt, "rw"), "the filesystem writable again")
+            fams = until(lambda: (lambda f: f if v(
+                f, "iolab_probe_up", target=own) == 1 else None)(scrape(port)))
+            ok(fams, "writable again: up again")
+            p.send_signal(signal.SIGTERM)
+            p.wait(20)
+            ok(p.returncode == 143 and os.listdir(mnt) == ["lost+found"],
+               "SIGTERM: exit 143, the own file removed (%s)" %
+               os.listdir(mnt))
+        finally:
+            if p and p.poll() is None:
+                p.kill()
+                p.wait()
+            subprocess.run(["umount", mnt])
+else:
+    print("skip --write on a read-only filesystem: needs mkfs.ext4, losetup")
 done()

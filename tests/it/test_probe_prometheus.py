@@ -77,13 +77,16 @@ with tmpdir() as d:
     data = os.path.join(d, "data.img")
     with open(data, "wb") as f:
         f.write(os.urandom(8 << 20))
+    own = os.path.join(d, "own")
+    os.mkdir(own)
+    ownfile = os.path.join(own, "iolab-probe.dat")
 
     if not PROM:
         print("skip the Prometheus scrape: prometheus not installed")
     else:
         probe = subprocess.Popen(
             [IOLAB, "probe", "--listen", "127.0.0.1:0", "--interval", "100ms",
-             data], stderr=subprocess.PIPE, text=True)
+             "--write", "--dir", own], stderr=subprocess.PIPE, text=True)
         port = probe_port(probe)
         ok(port, "probe --listen 127.0.0.1:0: says its port")
         web = free_port()
@@ -110,14 +113,26 @@ with tmpdir() as d:
                                    if s["value"][1] == "1"])
             ok(up, "prometheus scrapes the probe (up == 1)")
             q = ('histogram_quantile(0.99, sum by (le, target) '
-                 '(rate(iolab_probe_latency_seconds_bucket[10s])))')
+                 '(rate(iolab_probe_latency_seconds_bucket{op="read"}[10s])))')
             res = wait_for("the p99 query", lambda: [
                 s for s in query(q)
-                if s["metric"].get("target") == data and
+                if s["metric"].get("target") == ownfile and
                 0 < float(s["value"][1]) < 40])
             ok(res, "histogram_quantile(0.99) of the probe: %s s" %
                (res[0]["value"][1] if res else None))
-            n = query('iolab_probe_latency_seconds_count{target="%s"}' % data)
+            q = ('histogram_quantile(0.99, sum by (le, target, op) '
+                 '(rate(iolab_probe_latency_seconds_bucket[10s])))')
+            res = wait_for("the p99 per op query", lambda: (lambda r: r if
+                len(r) == 3 else None)([
+                    s for s in query(q)
+                    if s["metric"].get("target") == ownfile and
+                    0 < float(s["value"][1]) < 40]))
+            ops = sorted(s["metric"]["op"] for s in res or [])
+            ok(ops == ["flush", "read", "write"],
+               "--write: p99 per op of the own file: %s" %
+               [(s["metric"]["op"], s["value"][1]) for s in res or []])
+            n = query('iolab_probe_latency_seconds_count{target="%s",op="read"}'
+                      % ownfile)
             ok(n and float(n[0]["value"][1]) >= 5,
                "the series counts reads as they come (%s)" %
                (n[0]["value"][1] if n else None))
@@ -161,6 +176,12 @@ with tmpdir() as d:
         probe = subprocess.Popen(
             [IOLAB, "probe", "--textfile", tf, "--textfile-interval", "1s",
              "--interval", "100ms", data], stderr=subprocess.PIPE, text=True)
+        # a second probe beside it, as iolab-probe@.service runs one
+        second = subprocess.Popen(
+            [IOLAB, "probe", "--probe-only", "--textfile", tf,
+             "--textfile-name", "iolab-own.prom", "--textfile-interval", "1s",
+             "--interval", "100ms", "--write", "--dir", own],
+            stderr=subprocess.PIPE, text=True)
         web = free_port()
         log = open(os.path.join(d, "node.log"), "w")
         node = subprocess.Popen(
@@ -172,7 +193,9 @@ with tmpdir() as d:
                 fams = promtext.parse(get("http://127.0.0.1:%d/metrics" % web))
                 n = promtext.value(fams, "iolab_probe_latency_seconds_count",
                                    target=data, op="read")
-                return (fams, n) if n else None
+                m = promtext.value(fams, "iolab_probe_latency_seconds_count",
+                                   target=ownfile, op="flush")
+                return (fams, n) if n and m else None
 
             got = wait_for("node_exporter serving the textfile", scrape)
             fams = got[0] if got else {}
@@ -180,7 +203,11 @@ with tmpdir() as d:
                "node_exporter serves iolab_probe_latency_seconds_count "
                "from the textfile (%s)" % (got and got[1]))
             ok(promtext.value(fams, "node_textfile_scrape_error") == 0,
-               "node_exporter: node_textfile_scrape_error 0")
+               "node_exporter: node_textfile_scrape_error 0, with a second "
+               "probe's --probe-only iolab-own.prom beside iolab.prom")
+            ok(promtext.value(fams, "iolab_probe_latency_seconds_count",
+                              target=ownfile, op="flush"),
+               "node_exporter serves the second probe's flush series")
             ok(fams.get("iolab_probe_latency_seconds", {}).get("type") ==
                "histogram", "node_exporter keeps the histogram type")
             ok("iolab_finding" in fams and "iolab_disk_info" in fams,
@@ -190,6 +217,9 @@ with tmpdir() as d:
             stop(node)
             log.close()
             rc = stop(probe)
+            rc2 = stop(second)
+        ok(rc2 == 143 and os.listdir(tf) == [] and os.listdir(own) == [],
+           "the second probe: its textfile and own file removed (%s)" % rc2)
         ok(rc == 143 and not os.path.exists(os.path.join(tf, "iolab.prom")),
            "probe: SIGTERM removes its textfile, so nothing stale stays "
            "(exit %s)" % rc)

@@ -25,18 +25,27 @@
 
 struct probe_cli {
 	uint64_t interval_ns, bs, textfile_ns, doctor_ns;
-	bool once, no_doctor;
-	const char *textfile, *listen;
+	bool once, no_doctor, write, disks, probe_only;
+	const char *textfile, *listen, *dir, *textfile_name;
+	int npos; /* TARGETs given; the first one in first */
+	const char *first;
 };
 
 #define OFF(f) offsetof(struct probe_cli, f)
 
 static const struct opt probe_table[] = {
-	{ .kind = OPT_GROUP, .name = "", .help = "Probing (read-only)" },
+	{ .kind = OPT_GROUP, .name = "", .help = "Probing" },
 	{ "interval", 'i', OPT_DURATION, "TIME", OFF(interval_ns),
 	  "mean time between two reads of a target, jittered +-25% (default 1s, at least 100ms)" },
 	{ "bs", 'b', OPT_SIZE, "SIZE", OFF(bs),
 	  "size of each read, a multiple of 4 KiB (default 4k)" },
+	{ "dir", 0, OPT_STRING, "DIR", OFF(dir),
+	  "create the probe's own file DIR/" PROBE_FILE_NAME
+	  " (16 MiB) instead of one beside each local filesystem" },
+	{ "disks", 0, OPT_FLAG, NULL, OFF(disks),
+	  "probe every whole disk of /sys/block instead, read-only" },
+	{ "write", 'w', OPT_FLAG, NULL, OFF(write),
+	  "also an O_DSYNC write and an fdatasync, only of probe's own files" },
 	{ "doctor-interval", 0, OPT_DURATION, "TIME", OFF(doctor_ns),
 	  "how often doctor's rules refresh iolab_disk_info and iolab_finding (default 10m)" },
 	{ "no-doctor", 0, OPT_FLAG, NULL, OFF(no_doctor),
@@ -48,8 +57,12 @@ static const struct opt probe_table[] = {
 	  "one read of each target, print the metrics (or write --textfile) and exit" },
 	{ "textfile", 0, OPT_STRING, "DIR", OFF(textfile),
 	  "replace DIR/iolab.prom atomically, for node_exporter's textfile collector" },
+	{ "textfile-name", 0, OPT_STRING, "NAME", OFF(textfile_name),
+	  "the file in DIR instead of iolab.prom (a NAME.prom per probe)" },
+	{ "probe-only", 0, OPT_FLAG, NULL, OFF(probe_only),
+	  "only the iolab_probe_* series: for a probe beside another one" },
 	{ "textfile-interval", 0, OPT_DURATION, "TIME", OFF(textfile_ns),
-	  "how often to rewrite DIR/iolab.prom (default 15s)" },
+	  "how often to rewrite the textfile (default 15s)" },
 	{ "listen", 'l', OPT_STRING, "ADDR:PORT", OFF(listen),
 	  "serve GET /metrics over HTTP; :PORT binds 127.0.0.1 (port 0: any free one)" },
 	{ .kind = OPT_GROUP },
@@ -60,18 +73,19 @@ static const struct opt_cmd probe_cmd = {
 	.synopsis = "iolab probe [OPTIONS] [TARGET...]",
 	.summary =
 		"Watch disk latency continuously, for Prometheus: a QD1 O_DIRECT read of\n"
-		"one random block of each TARGET (a block device or a file; default: every\n"
-		"whole disk) at a low jittered rate, never writing, as a latency histogram;\n"
-		"the kernel's disk counters; doctor's disk facts and findings as labels.",
+		"one random block of each TARGET (a block device or a file, read-only;\n"
+		"default: a 16 MiB file probe creates beside each mounted local filesystem\n"
+		"and removes on exit) at a low jittered rate, as a latency histogram; the\n"
+		"kernel's disk counters; doctor's disk facts and findings as labels.",
 	.opts = probe_table,
 	.footer =
-		"Exit: 0 ok, 1 usage, 2 environment (cannot listen, no disk), 3 cannot\n"
-		"write --textfile, 130/143 interrupted.\n",
+		"Exit: 0 ok, 1 usage, 2 environment (cannot listen, no disk, cannot make\n"
+		"its file), 3 cannot write --textfile, 130/143 interrupted.\n",
 	.max_positional = MAX_TARGETS,
 };
 
-/* Whole disks worth probing: not loop, RAM, optical, floppy or stacked. */
-static size_t default_targets(char ***out)
+/* --disks: whole disks worth probing: not loop, RAM, optical, floppy or stacked. */
+static size_t disk_targets(char ***out)
 {
 	static const char *const skip[] = { "loop", "ram", "zram", "sr",
 					    "fd",   "dm-", "md",   "nbd" };
@@ -99,6 +113,47 @@ static size_t default_targets(char ***out)
 	return n;
 }
 
+/*
+ * The probe's own files: in --dir DIR, or by default (no TARGET) one
+ * beside each mounted local filesystem, skipping with a note those it
+ * cannot create (not root, a full disk) as long as one is made.
+ */
+static bool own_files(struct probe *p, const struct probe_cli *o,
+		      struct err *err)
+{
+	char **dirs = NULL;
+	size_t nd, made = 0;
+
+	if (o->dir) {
+		if (!probe_file_create(&p->t[p->nt], o->dir, err))
+			return false;
+		p->t[p->nt++].write = o->write;
+		return true;
+	}
+	if (o->disks || o->npos)
+		return true;
+	nd = probe_default_dirs(&dirs, MAX_TARGETS);
+	for (size_t i = 0; i < nd; i++) {
+		struct err e = { 0 };
+
+		if (probe_file_create(&p->t[p->nt], dirs[i], &e)) {
+			p->t[p->nt++].write = o->write;
+			made++;
+		} else {
+			fprintf(stderr, "iolab: probe: skipping %s: %s\n",
+				dirs[i], e.msg);
+		}
+		free(dirs[i]);
+	}
+	free(dirs);
+	if (!made)
+		return err_set(
+			err, EXIT_ENV, 0,
+			"could not create a probe file on any local filesystem (%zu found); name the files or devices to probe, or use --dir DIR or --disks",
+			nd);
+	return true;
+}
+
 static bool check_opts(struct probe_cli *o, struct err *err)
 {
 	if (o->interval_ns < 100000000ull)
@@ -119,6 +174,22 @@ static bool check_opts(struct probe_cli *o, struct err *err)
 		return err_set(
 			err, EXIT_USAGE, 0,
 			"--once prints or writes one exposition and exits; --listen serves until stopped: give one");
+	if (o->disks && (o->dir || o->npos))
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--disks probes every whole disk: give no TARGET and no --dir with it");
+	/* The one rule for writing: only into what probe created itself. */
+	if (o->write && (o->disks || o->npos))
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--write writes only to a file probe created itself, never to an existing file or a block device: %s%s (leave %s out; probe's own files are the default targets, or --dir DIR)",
+			o->disks ? "--disks probes block devices" : o->first,
+			o->disks ? "" : " is not one",
+			o->disks ? "--disks" : "the TARGETs");
+	if (o->textfile_name && !o->textfile)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--textfile-name names a file in --textfile DIR: give both");
 	if (!o->once && !o->textfile && !o->listen)
 		return err_set(
 			err, EXIT_USAGE, 0,
@@ -172,7 +243,7 @@ static void wait_once(struct probe *p)
 				p->t[i].c.last_error);
 		else if (p->t[i].c.outstanding_since_ns)
 			fprintf(stderr,
-				"iolab: probe: %s: the read has not completed after %llu s\n",
+				"iolab: probe: %s: its I/O has not completed after %llu s\n",
 				p->t[i].path, ONCE_WAIT_NS / 1000000000ull);
 	pthread_mutex_unlock(&p->mu);
 }
@@ -225,9 +296,8 @@ static int serve(struct probe *p, const struct probe_cli *o,
 				fprintf(stderr, "iolab: %s; retrying\n",
 					err.msg);
 			else if (ok && failing)
-				fprintf(stderr,
-					"iolab: %s/iolab.prom written again\n",
-					tf->dir);
+				fprintf(stderr, "iolab: %s/%s written again\n",
+					tf->dir, tf->name);
 			failing = !ok;
 			next_tf = now + o->textfile_ns;
 		}
@@ -244,7 +314,7 @@ static int serve(struct probe *p, const struct probe_cli *o,
 	}
 	/* Stale figures must not outlive the probe in node_exporter. */
 	if (tf)
-		(void)unlinkat(tf->dirfd, "iolab.prom", 0);
+		(void)unlinkat(tf->dirfd, tf->name, 0);
 	return sig_exit_code(sig_pending());
 }
 
@@ -270,34 +340,42 @@ int cmd_probe(int argc, char **argv)
 		opts_state_free(&st);
 		return prc == OPTS_HELP ? EXIT_OK : err_report(&err);
 	}
+	o.no_doctor |= o.probe_only; /* its families are left out anyway */
+	o.npos = st.npositional;
+	o.first = st.npositional ? st.positional[0] : NULL;
 	if (!check_opts(&o, &err))
 		goto out;
-	if (st.npositional) {
-		paths = st.positional;
-		npaths = (size_t)st.npositional;
-	} else {
-		npaths = default_targets(&paths);
+	if (o.disks) {
+		npaths = disk_targets(&paths);
 		owned = true;
 		if (!npaths) {
 			err_set(&err, EXIT_ENV, 0,
 				"no disk found in /sys/block to probe; name the devices or files to probe");
 			goto out;
 		}
+	} else if (st.npositional) {
+		paths = st.positional;
+		npaths = (size_t)st.npositional;
 	}
-	if (o.textfile && !probe_textfile_open(&tf, o.textfile, &err))
+	if (o.textfile &&
+	    !probe_textfile_open(
+		    &tf, o.textfile,
+		    o.textfile_name ? o.textfile_name : "iolab.prom", &err))
 		goto out;
+	p.t = xcalloc(npaths + MAX_TARGETS, sizeof(*p.t));
+	for (size_t i = 0; i < npaths; i++)
+		p.t[p.nt++].path = paths[i];
+	if (!own_files(&p, &o, &err))
+		goto out_files;
 	sig_install();
 	p.interval_ns = o.interval_ns;
+	p.probe_only = o.probe_only;
 	p.bs = o.bs;
 	p.max_cycles = o.once ? 1 : 0;
-	p.nt = npaths;
-	p.t = xcalloc(npaths, sizeof(*p.t));
-	for (size_t i = 0; i < npaths; i++) {
-		p.t[i].path = paths[i];
+	for (size_t i = 0; i < p.nt; i++)
 		p.t[i].seed = (uint64_t)time(NULL) ^
 			      ((uint64_t)getpid() << 20) ^
 			      (i * 0x9e3779b97f4a7c15ull);
-	}
 	if (!probe_start(&p, &err))
 		goto out_stop;
 	if (o.listen) {
@@ -323,7 +401,6 @@ out_stop:
 	if (probe_stop(&p)) {
 		if (p.dr_valid)
 			doctor_free(&p.dr);
-		free(p.t);
 	} else {
 		/*
 		 * A worker is stuck in the kernel and still uses @p, which
@@ -332,6 +409,8 @@ out_stop:
 		 * close them first: cron or a shell reading the complete
 		 * output is not held too.
 		 */
+		for (size_t i = 0; i < p.nt; i++)
+			probe_file_remove(&p.t[i]);
 		if (err.msg[0])
 			rc = err_report(&err);
 		fflush(stdout);
@@ -340,6 +419,13 @@ out_stop:
 		close(STDERR_FILENO);
 		_exit(rc);
 	}
+out_files:
+	for (size_t i = 0; i < p.nt; i++)
+		if (p.t[i].owned) {
+			probe_file_remove(&p.t[i]);
+			free(p.t[i].path);
+		}
+	free(p.t);
 out:
 	probe_textfile_close(&tf);
 	if (owned) {

@@ -24,14 +24,22 @@ struct err;
 #define PROBE_NBUCKETS 22
 #define PROBE_BUCKET0_NS 16000ull
 
-/* What one target's worker has counted; copied out under probe.mu. */
-struct probe_counts {
+/* The operations timed, the `op` label; write and flush only with --write. */
+enum probe_op { PROBE_READ, PROBE_WRITE, PROBE_FLUSH, PROBE_NOPS };
+extern const char *const probe_op_name[PROBE_NOPS];
+
+struct probe_hist {
 	uint64_t buckets[PROBE_NBUCKETS]; /* not cumulative; beyond: +Inf */
 	uint64_t count, sum_ns;
-	uint64_t errors; /* failed opens and reads */
+	uint64_t errors; /* failed opens, reads, writes, flushes */
+};
+
+/* What one target's worker has counted; copied out under probe.mu. */
+struct probe_counts {
+	struct probe_hist op[PROBE_NOPS];
 	uint64_t zero_reads; /* blocks read back all zero */
 	int up; /* the last probe: 1 ok, 0 failed, -1 none yet */
-	uint64_t outstanding_since_ns; /* a read in flight since, or 0 */
+	uint64_t outstanding_since_ns; /* an I/O in flight since, or 0 */
 	uint64_t cycles; /* probes done, failed or not */
 	char last_error[192];
 };
@@ -40,6 +48,12 @@ struct probe_target {
 	char *path; /* as given: the `target` label */
 	pthread_t thread;
 	bool started;
+	/*
+	 * A file probe created itself (probe_ownfile.c): the only kind --write
+	 * ever writes to, and only while it is still that inode.
+	 */
+	bool owned, write;
+	uint64_t dev, ino;
 	uint64_t seed;
 	struct probe_counts c; /* guarded by probe.mu */
 };
@@ -57,6 +71,8 @@ struct probe {
 	bool dr_valid;
 	double dr_unix_s; /* when it was collected */
 	const char *version;
+	/* --probe-only: no build info, disk counters or doctor families */
+	bool probe_only;
 };
 
 /* probe_worker.c */
@@ -68,6 +84,21 @@ bool probe_start(struct probe *p, struct err *err);
 bool probe_stop(struct probe *p);
 /* Index of the bucket @ns falls in, PROBE_NBUCKETS beyond the last. */
 size_t probe_bucket(uint64_t ns);
+
+/* probe_ownfile.c: the probe's own files, PROBE_FILE_SIZE of random data. */
+#define PROBE_FILE_NAME "iolab-probe.dat"
+#define PROBE_FILE_SIZE (16ull << 20)
+/*
+ * Create DIR/iolab-probe.dat for @t (path, owned, dev, ino set), exclusively
+ * and never through a link; a leftover of a killed probe (our magic, our
+ * uid, one link, the size) is replaced, anything else refused.
+ */
+bool probe_file_create(struct probe_target *t, const char *dir,
+		       struct err *err);
+/* Remove it, if the name is still the inode created; t->path stays. */
+void probe_file_remove(struct probe_target *t);
+/* Directories for the default targets, one per local filesystem. */
+size_t probe_default_dirs(char ***out, size_t max);
 
 /* probe_prom.c: the whole exposition into @f. */
 void probe_render(struct probe *p, FILE *f);
@@ -85,11 +116,11 @@ void probe_diskstats(FILE *f);
 /* probe_textfile.c */
 struct probe_textfile {
 	int dirfd;
-	const char *dir;
+	const char *dir, *name; /* name: iolab.prom or --textfile-name */
 };
 bool probe_textfile_open(struct probe_textfile *tf, const char *dir,
-			 struct err *err);
-/* Replace DIR/iolab.prom with @len bytes at once (temp file + rename). */
+			 const char *name, struct err *err);
+/* Replace DIR/NAME with @len bytes at once (temp file + rename). */
 bool probe_textfile_write(struct probe_textfile *tf, const char *buf,
 			  size_t len, struct err *err);
 void probe_textfile_close(struct probe_textfile *tf);

@@ -24,12 +24,45 @@ static void seconds(FILE *f, double s)
 	fprintf(f, "%.9g", s);
 }
 
+/* The ops a target has series for: write and flush only with --write. */
+static size_t ops(const struct probe_target *t)
+{
+	return t->write && t->owned ? PROBE_NOPS : 1;
+}
+
+static void render_hist(FILE *f, const struct probe_target *t, const char *op,
+			const struct probe_hist *h)
+{
+	uint64_t cum = 0;
+
+	for (size_t b = 0; b <= PROBE_NBUCKETS; b++) {
+		fputs("iolab_probe_latency_seconds_bucket{", f);
+		target_label(f, t);
+		fprintf(f, ",op=\"%s\",le=\"", op);
+		if (b < PROBE_NBUCKETS) {
+			cum += h->buckets[b];
+			seconds(f, (double)(PROBE_BUCKET0_NS << b) / 1e9);
+		} else {
+			cum = h->count;
+			fputs("+Inf", f);
+		}
+		fprintf(f, "\"} %llu\n", (unsigned long long)cum);
+	}
+	fputs("iolab_probe_latency_seconds_sum{", f);
+	target_label(f, t);
+	fprintf(f, ",op=\"%s\"} ", op);
+	seconds(f, (double)h->sum_ns / 1e9);
+	fputs("\niolab_probe_latency_seconds_count{", f);
+	target_label(f, t);
+	fprintf(f, ",op=\"%s\"} %llu\n", op, (unsigned long long)h->count);
+}
+
 static void render_probe(FILE *f, const struct probe_target *t,
 			 const struct probe_counts *c, size_t n, uint64_t now)
 {
 	prom_family(
 		f, "iolab_probe_up", "gauge",
-		"Whether the last probe read of the target succeeded (1) or failed (0).");
+		"Whether the last probe of the target (its read, and with --write its write and flush) succeeded (1) or failed (0).");
 	for (size_t i = 0; i < n; i++) {
 		if (c[i].up < 0)
 			continue; /* not probed yet: no sample rather than a guess */
@@ -37,43 +70,22 @@ static void render_probe(FILE *f, const struct probe_target *t,
 		target_label(f, &t[i]);
 		fprintf(f, "} %d\n", c[i].up);
 	}
-	prom_family(f, "iolab_probe_latency_seconds", "histogram",
-		    "Latency of the probe's QD1 O_DIRECT reads of one block.");
-	for (size_t i = 0; i < n; i++) {
-		uint64_t cum = 0;
-
-		for (size_t b = 0; b <= PROBE_NBUCKETS; b++) {
-			fputs("iolab_probe_latency_seconds_bucket{", f);
-			target_label(f, &t[i]);
-			fputs(",op=\"read\",le=\"", f);
-			if (b < PROBE_NBUCKETS) {
-				cum += c[i].buckets[b];
-				seconds(f,
-					(double)(PROBE_BUCKET0_NS << b) / 1e9);
-			} else {
-				cum = c[i].count;
-				fputs("+Inf", f);
-			}
-			fprintf(f, "\"} %llu\n", (unsigned long long)cum);
-		}
-		fputs("iolab_probe_latency_seconds_sum{", f);
-		target_label(f, &t[i]);
-		fputs(",op=\"read\"} ", f);
-		seconds(f, (double)c[i].sum_ns / 1e9);
-		fputs("\niolab_probe_latency_seconds_count{", f);
-		target_label(f, &t[i]);
-		fprintf(f, ",op=\"read\"} %llu\n",
-			(unsigned long long)c[i].count);
-	}
+	prom_family(
+		f, "iolab_probe_latency_seconds", "histogram",
+		"Latency of the probe's QD1 O_DIRECT I/O of one block: op read, or with --write an O_DSYNC write and the fdatasync after it.");
+	for (size_t i = 0; i < n; i++)
+		for (size_t op = 0; op < ops(&t[i]); op++)
+			render_hist(f, &t[i], probe_op_name[op], &c[i].op[op]);
 	prom_family(
 		f, "iolab_probe_errors_total", "counter",
-		"Probes of the target that failed: open, size or read errors and short reads.");
-	for (size_t i = 0; i < n; i++) {
-		fputs("iolab_probe_errors_total{", f);
-		target_label(f, &t[i]);
-		fprintf(f, ",op=\"read\"} %llu\n",
-			(unsigned long long)c[i].errors);
-	}
+		"Probes of the target that failed: open, size, read, write or flush errors and short transfers.");
+	for (size_t i = 0; i < n; i++)
+		for (size_t op = 0; op < ops(&t[i]); op++) {
+			fputs("iolab_probe_errors_total{", f);
+			target_label(f, &t[i]);
+			fprintf(f, ",op=\"%s\"} %llu\n", probe_op_name[op],
+				(unsigned long long)c[i].op[op].errors);
+		}
 	prom_family(
 		f, "iolab_probe_zero_reads_total", "counter",
 		"Probe reads that returned an all-zero block: maybe a hole or unwritten extent, answered without touching the medium.");
@@ -84,7 +96,7 @@ static void render_probe(FILE *f, const struct probe_target *t,
 	}
 	prom_family(
 		f, "iolab_probe_stalled_seconds", "gauge",
-		"Age of the probe read in flight on the target, 0 when none is.");
+		"Age of the probe I/O in flight on the target, 0 when none is.");
 	for (size_t i = 0; i < n; i++) {
 		uint64_t since = c[i].outstanding_since_ns;
 
@@ -158,13 +170,22 @@ void probe_render(struct probe *p, FILE *f)
 	now = clock_mono_ns();
 	pthread_mutex_unlock(&p->mu);
 
-	prom_family(f, "iolab_build_info", "gauge",
-		    "iolab's version; always 1.");
-	fputs("iolab_build_info{version=", f);
-	prom_label_value(f, p->version);
-	fputs("} 1\n", f);
+	if (!p->probe_only) {
+		prom_family(f, "iolab_build_info", "gauge",
+			    "iolab's version; always 1.");
+		fputs("iolab_build_info{version=", f);
+		prom_label_value(f, p->version);
+		fputs("} 1\n", f);
+	}
 	render_probe(f, p->t, c, p->nt, now);
 	free(c);
+	/*
+	 * --probe-only: a second probe (iolab-probe@.service) beside the main
+	 * one must not repeat its host-wide series in the textfile directory:
+	 * node_exporter rejects a series that two files both have.
+	 */
+	if (p->probe_only)
+		return;
 	/*
 	 * The report is only swapped under the lock by the main thread, which
 	 * also renders the textfile: holding the lock while formatting it

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * --textfile DIR: node_exporter's textfile collector reads each NAME.prom
- * in DIR at every scrape, so DIR/iolab.prom must never be seen half written. Each
+ * in DIR at every scrape, so DIR/iolab.prom (or --textfile-name) must never
+ * be seen half written. Each
  * write makes a new temporary file in DIR (created exclusively, never
  * through a link: O_EXCL | O_NOFOLLOW), fills it and renames it
  * over iolab.prom; rename replaces a link planted at the name rather than
@@ -21,14 +22,35 @@
 #include "probe_impl.h"
 #include "../../util/err.h"
 
-#define PROM_NAME "iolab.prom"
+/*
+ * NAME: what the collector reads (*.prom), a plain name in DIR, never a
+ * hidden one (the temporary files are), no control characters.
+ */
+static bool name_ok(const char *n)
+{
+	size_t len = strlen(n);
+
+	if (!len || len > 128 || n[0] == '.' || len < 6 ||
+	    strcmp(n + len - 5, ".prom"))
+		return false;
+	for (const char *c = n; *c; c++)
+		if (*c == '/' || (unsigned char)*c < 0x20 || *c == 0x7f)
+			return false;
+	return true;
+}
 
 bool probe_textfile_open(struct probe_textfile *tf, const char *dir,
-			 struct err *err)
+			 const char *name, struct err *err)
 {
-	tf->dir = dir;
 	struct stat st;
 	int e;
+
+	tf->dir = dir;
+	tf->name = name;
+	if (!name_ok(name))
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--textfile-name must be a plain file name ending in .prom, not hidden, at most 128 bytes");
 
 	tf->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (tf->dirfd >= 0)
@@ -64,10 +86,10 @@ static bool write_all(int fd, const char *buf, size_t len)
 bool probe_textfile_write(struct probe_textfile *tf, const char *buf,
 			  size_t len, struct err *err)
 {
-	char tmp[64];
+	char tmp[160];
 	int fd, e;
 
-	snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", PROM_NAME, (long)getpid());
+	snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", tf->name, (long)getpid());
 	/* A stale one of ours (a crash): ours to remove, never to open. */
 	(void)unlinkat(tf->dirfd, tmp, 0);
 	fd = openat(tf->dirfd, tmp,
@@ -83,11 +105,11 @@ bool probe_textfile_write(struct probe_textfile *tf, const char *buf,
 		return err_set(err, EXIT_IO, e, "cannot write %s/%s: %s",
 			       tf->dir, tmp, strerror(e));
 	}
-	if (close(fd) || renameat(tf->dirfd, tmp, tf->dirfd, PROM_NAME)) {
+	if (close(fd) || renameat(tf->dirfd, tmp, tf->dirfd, tf->name)) {
 		e = errno;
 		unlinkat(tf->dirfd, tmp, 0);
 		return err_set(err, EXIT_IO, e, "cannot replace %s/%s: %s",
-			       tf->dir, PROM_NAME, strerror(e));
+			       tf->dir, tf->name, strerror(e));
 	}
 	return true;
 }

@@ -3,7 +3,8 @@
  * The probing threads, one per target. Each probe opens the target afresh
  * (read-only, O_DIRECT: a target that vanished or was replaced shows at
  * once), reads one random aligned block with a single pread (QD1) and
- * closes it. Nothing is ever written. Between probes a worker waits on the
+ * closes it. Nothing is written, except with --write to a file probe
+ * created itself (probe_ownfile.c). Between probes a worker waits on the
  * condition variable, so stopping wakes it at once; a read stuck in the
  * kernel keeps only its own thread, and its age is the stall gauge.
  */
@@ -115,23 +116,109 @@ static int target_open(const char *path, uint64_t bs, uint64_t *size, char *why,
 	return fd;
 }
 
+const char *const probe_op_name[PROBE_NOPS] = { "read", "write", "flush" };
+
+static void mark_outstanding(struct probe *p, struct probe_target *t,
+			     uint64_t t0)
+{
+	pthread_mutex_lock(&p->mu);
+	t->c.outstanding_since_ns = t0;
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Count one timed operation (@why empty) or its failure, under p->mu. */
+static void count(struct probe_target *t, enum probe_op op, uint64_t lat,
+		  const char *why)
+{
+	struct probe_hist *h = &t->c.op[op];
+
+	if (why[0]) {
+		h->errors++;
+		t->c.up = 0;
+		snprintf(t->c.last_error, sizeof(t->c.last_error), "%s", why);
+	} else {
+		size_t b = probe_bucket(lat);
+
+		if (b < PROBE_NBUCKETS)
+			h->buckets[b]++;
+		h->count++;
+		h->sum_ns += lat;
+	}
+}
+
+/*
+ * --write: one O_DSYNC O_DIRECT write of a random block of the probe's own
+ * file, then an fdatasync, each timed. The file is opened afresh and must
+ * still be the inode probe created: anything else put at its name is not
+ * written. The block is random data, so later reads stay incompressible.
+ */
+/* Returns the op that failed (reason in @why), or PROBE_NOPS. */
+static enum probe_op write_once(struct probe *p, struct probe_target *t,
+				struct prng *r, void *buf, char *why,
+				size_t len, uint64_t lat[2])
+{
+	uint64_t off, t0;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(t->path, O_WRONLY | O_DIRECT | O_DSYNC | O_NOFOLLOW |
+				   O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, len, "cannot open %s to write: %s", t->path,
+			 strerror(errno));
+		return PROBE_WRITE;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_dev != t->dev || (uint64_t)st.st_ino != t->ino) {
+		snprintf(why, len,
+			 "%s is no longer the file probe created: not writing",
+			 t->path);
+		close(fd);
+		return PROBE_WRITE;
+	}
+	off = prng_below(r, PROBE_FILE_SIZE / p->bs) * p->bs;
+	prng_fill(r, buf, p->bs);
+	t0 = clock_ns();
+	mark_outstanding(p, t, t0);
+	n = pwrite(fd, buf, p->bs, (off_t)off);
+	lat[0] = clock_ns() - t0;
+	if (n < 0 || (uint64_t)n != p->bs) {
+		snprintf(why, len, "write of %s at %llu: %s", t->path,
+			 (unsigned long long)off,
+			 n < 0 ? strerror(errno) : "short write");
+		close(fd);
+		return PROBE_WRITE;
+	}
+	t0 = clock_ns();
+	mark_outstanding(p, t, t0);
+	if (fdatasync(fd)) {
+		snprintf(why, len, "fdatasync of %s: %s", t->path,
+			 strerror(errno));
+		close(fd);
+		return PROBE_FLUSH;
+	}
+	lat[1] = clock_ns() - t0;
+	close(fd);
+	return PROBE_NOPS;
+}
+
 /* One probe of @t, counted under p->mu. */
 static void probe_once(struct probe *p, struct probe_target *t, struct prng *r,
 		       void *buf)
 {
-	char why[192] = "";
-	uint64_t size = 0, off, t0, lat = 0;
+	char why[192] = "", wwhy[192] = "";
+	uint64_t size = 0, off, t0, lat = 0, wlat[2] = { 0, 0 };
 	ssize_t n;
 	int fd, e = 0;
 	bool zero = false;
+	enum probe_op failed = PROBE_NOPS;
 
 	fd = target_open(t->path, p->bs, &size, why, sizeof(why));
 	if (fd >= 0) {
 		off = prng_below(r, size / p->bs) * p->bs;
 		t0 = clock_ns();
-		pthread_mutex_lock(&p->mu);
-		t->c.outstanding_since_ns = t0;
-		pthread_mutex_unlock(&p->mu);
+		mark_outstanding(p, t, t0);
 		n = pread(fd, buf, p->bs, (off_t)off);
 		lat = clock_ns() - t0;
 		e = n < 0 ? errno : 0;
@@ -147,22 +234,23 @@ static void probe_once(struct probe *p, struct probe_target *t, struct prng *r,
 		else
 			zero = all_zero(buf, p->bs);
 	}
+	if (t->write && t->owned)
+		failed = write_once(p, t, r, buf, wwhy, sizeof(wwhy), wlat);
 	pthread_mutex_lock(&p->mu);
 	t->c.outstanding_since_ns = 0;
 	t->c.cycles++;
-	if (why[0]) {
-		t->c.errors++;
-		t->c.up = 0;
-		snprintf(t->c.last_error, sizeof(t->c.last_error), "%s", why);
-	} else {
-		size_t b = probe_bucket(lat);
-
-		if (b < PROBE_NBUCKETS)
-			t->c.buckets[b]++;
-		t->c.count++;
-		t->c.sum_ns += lat;
+	count(t, PROBE_READ, lat, why);
+	if (!why[0]) {
 		t->c.zero_reads += zero;
 		t->c.up = 1;
+	}
+	if (t->write && t->owned) {
+		/* A failed write is not flushed; a failed flush was written. */
+		count(t, PROBE_WRITE, wlat[0],
+		      failed == PROBE_WRITE ? wwhy : "");
+		if (failed != PROBE_WRITE)
+			count(t, PROBE_FLUSH, wlat[1],
+			      failed == PROBE_FLUSH ? wwhy : "");
 	}
 	pthread_cond_broadcast(&p->wake);
 	pthread_mutex_unlock(&p->mu);
