@@ -56,7 +56,7 @@ bool advise_csv_write(const struct advise_render *a, FILE *f, struct err *err)
 	static const char *const head[] = {
 		"vm",	 "source",   "vcpus",	 "disk",   "bus",   "cache",
 		"aio",	 "iothread", "queues",	 "format", "file",  "storage",
-		"where", "errors",   "warnings", "info",   "rules",
+		"where", "errors",   "warnings", "info",   "rules", "corrected",
 	};
 	const struct adv_report *r = a->r;
 	struct csv w;
@@ -73,6 +73,7 @@ bool advise_csv_write(const struct advise_render *a, FILE *f, struct err *err)
 			for (int i = 0; i < 10; i++)
 				csv_str(&w, NULL);
 			findings(&w, r, v, -1);
+			csv_str(&w, NULL);
 			csv_end_line(&w);
 		}
 		for (size_t k = 0; k < vm->ndisks; k++) {
@@ -94,6 +95,7 @@ bool advise_csv_write(const struct advise_render *a, FILE *f, struct err *err)
 			csv_str(&w, d->st.what);
 			csv_str(&w, d->where);
 			findings(&w, r, v, (long)k);
+			csv_str(&w, d->corrected);
 			csv_end_line(&w);
 		}
 	}

@@ -147,8 +147,10 @@ char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		kvl_set(&f.drv, "queue_size", num, KV_STR);
 		f.drv_ch = true;
 	}
-	if (e->fix_prop > 0 && e->fix_prop <= d->nbadprop) {
-		kvl_del(&f.drv, d->badprop[e->fix_prop - 1].bad);
+	for (int k = 0; k < d->nbadprop; k++) {
+		if (!(e->fix_props & (1u << k)))
+			continue;
+		kvl_del(&f.drv, d->badprop[k].bad);
 		f.drv_ch = true;
 	}
 	if (e->iothread || e->define_iothread) {
@@ -189,7 +191,7 @@ char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		kvl_set(&f.ctrl, "model", "virtio-scsi", KV_STR);
 		f.ctrl_ch = true;
 	} else if (e->virtio) {
-		char *vd = free_vd(vm);
+		char *vd = e->target ? xstrdup(e->target) : free_vd(vm);
 
 		kvl_set(&f.tgt, "dev", vd, KV_STR);
 		kvl_set(&f.tgt, "bus", "virtio", KV_STR);
