@@ -70,6 +70,40 @@ static void add_elem(struct fixbuf *out, const char *name, const struct kvl *kv,
 	free(line);
 }
 
+/*
+ * An element with its child elements as the input had them (a <driver>
+ * with an <iothreads> queue mapping): self-closing would drop them.
+ */
+static void add_elem_inner(struct fixbuf *out, const char *name,
+			   const struct kvl *kv, const char *inner, int indent)
+{
+	char *line;
+	const char *p = inner;
+
+	if (!inner || !inner[0]) {
+		line = xml_elem(name, kv, NULL, indent, false);
+		fixbuf_add(out, line);
+		free(line);
+		return;
+	}
+	line = xml_elem(name, kv, NULL, indent, true);
+	fixbuf_add(out, line);
+	free(line);
+	while (*p) {
+		int n = (int)strcspn(p, "\n");
+
+		fixbuf_addf(out, "%*s%.*s", indent + 2, "", n, p);
+		p += n + (p[n] == '\n');
+	}
+	fixbuf_addf(out, "%*s</%s>", indent, "", name);
+}
+
+static const char *inner_of(const struct adv_vm *vm, const struct adv_disk *d,
+			    int slot)
+{
+	return d->slot[slot] >= 0 ? vm->items[d->slot[slot]].inner : NULL;
+}
+
 /* The smallest vdX name no disk of the VM uses. */
 static char *free_vd(const struct adv_vm *vm)
 {
@@ -205,7 +239,8 @@ char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		add_elem(&out, "iothreads", &(struct kvl){ 0 }, num);
 	}
 	if (f.drv_ch)
-		add_elem(&out, "driver", &f.drv, NULL);
+		add_elem_inner(&out, "driver", &f.drv,
+			       inner_of(vm, d, ADV_SLOT_DRIVE), 0);
 	if (f.tgt_ch)
 		add_elem(&out, "target", &f.tgt, NULL);
 	if (f.addr_note)
@@ -216,13 +251,13 @@ char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		if (f.cdrv.n || f.cdrv_ch) {
 			char *open =
 				xml_elem("controller", &f.ctrl, NULL, 0, true);
-			char *in = xml_elem("driver", &f.cdrv, NULL, 2, false);
 
 			fixbuf_add(&out, open);
-			fixbuf_add(&out, in);
+			add_elem_inner(&out, "driver", &f.cdrv,
+				       inner_of(vm, d, ADV_SLOT_CTRL_DRIVER),
+				       2);
 			fixbuf_add(&out, "</controller>");
 			free(open);
-			free(in);
 		} else {
 			add_elem(&out, "controller", &f.ctrl, NULL);
 		}

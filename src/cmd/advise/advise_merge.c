@@ -144,7 +144,7 @@ static char *joined(char *s, const char *sep)
 
 /*
  * Lines that belong to the VM, not to one disk: written once for all its
- * disks. Any line two disks both need is one too (a shared controller).
+ * disks. A controller two disks share is one too.
  */
 static bool vm_level(const char *line)
 {
@@ -174,6 +174,10 @@ struct lines {
 	size_t n;
 };
 
+/*
+ * Split into units: a line, with the indented or closing lines after it
+ * (an XML element over several lines stays whole).
+ */
 static void lines_split(struct lines *l, const char *text)
 {
 	const char *p = text;
@@ -181,8 +185,16 @@ static void lines_split(struct lines *l, const char *text)
 	while (*p) {
 		size_t n = strcspn(p, "\n");
 
-		l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
-		l->v[l->n++] = xasprintf("%.*s", (int)n, p);
+		if (l->n && (*p == ' ' || *p == '\t' || !strncmp(p, "</", 2))) {
+			char *joined = xasprintf("%s\n%.*s", l->v[l->n - 1],
+						 (int)n, p);
+
+			free(l->v[l->n - 1]);
+			l->v[l->n - 1] = joined;
+		} else {
+			l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+			l->v[l->n++] = xasprintf("%.*s", (int)n, p);
+		}
 		p += n + (p[n] == '\n');
 	}
 }
@@ -222,7 +234,12 @@ static void split_vm_lines(struct adv_vm *vm, const char *const *from,
 			const char *line = per[i].v[k];
 			bool shared = vm_level(line);
 
-			for (size_t j = 0; !shared && j < vm->ndisks; j++)
+			/* a controller's -device (no drive=) that two disks
+			   both change is one line */
+			for (size_t j = 0; !shared && j < vm->ndisks &&
+					   !strncmp(line, "-device ", 8) &&
+					   !strstr(line, "drive");
+			     j++)
 				shared = j != i && lines_has(&per[j], line);
 			if (!shared) {
 				fixbuf_add(&own, line);

@@ -49,6 +49,7 @@ void adv_vm_free(struct adv_vm *vm)
 	for (size_t i = 0; i < vm->nitems; i++) {
 		free(vm->items[i].head);
 		free(vm->items[i].text);
+		free(vm->items[i].inner);
 		free(vm->items[i].where);
 		kvl_free(&vm->items[i].kv);
 	}

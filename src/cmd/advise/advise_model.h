@@ -37,6 +37,8 @@ struct adv_item {
 	char *head; /* "-drive", "driver" (XML element), "scsi0" (Proxmox) */
 	struct kvl kv;
 	char *text; /* XML element text (<iothreads>2</iothreads>) or NULL */
+	char *inner; /* XML child elements as written (a <driver>'s
+			<iothreads> queue mapping), one per line, or NULL */
 	char *where; /* "vm.xml:12", "argv[7]", "100.conf:5" */
 };
 
