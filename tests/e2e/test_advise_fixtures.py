@@ -166,14 +166,13 @@ def main():
         "discard=on,iothread=1"],
        "one Proxmox line per disk: ssd dropped, io_uring on CIFS to native, "
        "discard and iothread, no finding undone")
-    d = docs["libvirt/two-sata-iothread-mapping.xml.expect.json"]
+    d = docs["libvirt/two-sata-metadata-cache.xml.expect.json"]
     ok(disk_fix(d, "sda")[1] == "<target dev='vdb' bus='virtio'/>" and
        disk_fix(d, "sdb")[1] == "<target dev='vdc' bus='virtio'/>",
        "two SATA disks moved to virtio get different targets, none vda")
     fx = disk_fix(d, "vda")
     ok(fx[0] == "<driver name='qemu' type='qcow2' cache='none' io='native' "
-       "discard='unmap'>" and fx[-1] == "</driver>" and
-       '<iothread id="2"/>' in "\n".join(fx) and
+       "discard='unmap' iothread='3'>" and fx[-1] == "</driver>" and
        '<max_size unit="bytes">1048576</max_size>' in "\n".join(fx),
        "a <driver> with children keeps them (not self-closing)")
     check_proxmox_all_applied()
