@@ -175,6 +175,16 @@ def main():
        "discard='unmap' iothread='3'>" and fx[-1] == "</driver>" and
        '<max_size unit="bytes">1048576</max_size>' in "\n".join(fx),
        "a <driver> with children keeps them (not self-closing)")
+    d = docs["proxmox/etc/pve/qemu-server/108.expect.json"]
+    ok(disk_fix(d, "ide0") ==
+       ["scsi1: local-lvm:vm-108-disk-0,size=32G,discard=on,iothread=1"] and
+       disk_fix(d, "ide1") ==
+       ["scsi2: local-lvm:vm-108-disk-1,cache=none,size=64G,discard=on,"
+        "iothread=1"],
+       "two Proxmox IDE disks move to different free SCSI slots")
+    ok(vm_fix(d) == ["scsihw: virtio-scsi-single",
+                     "boot: order=scsi1;scsi2;scsi0;net0"],
+       "scsihw: once, and one boot: line with both renames: %r" % vm_fix(d))
     check_proxmox_all_applied()
     done()
 

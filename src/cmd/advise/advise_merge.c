@@ -315,6 +315,30 @@ static bool renamed(const struct adv_vm *vm, const struct adv_disk *d)
 		 d->slot[ADV_SLOT_DRIVE] >= 0));
 }
 
+/* Name the new target in the findings that move the disk, and what the
+   user removes: the old Proxmox line. */
+static void say_target(struct adv_report *r, size_t v, size_t di,
+		       const char *from, const char *to, bool pve)
+{
+	for (size_t i = 0; i < r->nf; i++) {
+		struct adv_finding *f = &r->f[i];
+		const char *p;
+		char *s;
+
+		if (f->vm != v || f->disk != (long)di || !f->edit ||
+		    !f->edit->virtio ||
+		    !(p = strstr(f->fix, "disk moves to virtio")))
+			continue;
+		p += strlen("disk moves to virtio");
+		s = pve ? xasprintf("%.*s as %s, replacing the %s: line%s",
+				    (int)(p - f->fix), f->fix, to, from, p) :
+			  xasprintf("%.*s as %s%s", (int)(p - f->fix), f->fix,
+				    to, p);
+		free(f->fix);
+		f->fix = s;
+	}
+}
+
 /* The cache mode the disk ends up with: the first rule's that sets one. */
 static const char *final_cache(const struct adv_report *r, size_t v, size_t di)
 {
@@ -397,6 +421,7 @@ static void merge_vm(struct adv_report *r, size_t v)
 					      d->id;
 				taken[ntaken++] = t;
 				m.target = t;
+				say_target(r, v, di, from[ntaken - 1], t, pve);
 			}
 		}
 		d->corrected = adv_fix(vm, d, &m);
