@@ -135,6 +135,9 @@ def main():
     ok(all("iothread" not in x for x in disk_fix(d, "scratch")
            if x.startswith("-device scsi-hd")),
        "the scsi-hd keeps no iothread")
+    ok(vm_fix(d) == ["-object iothread,id=iothread1"] and
+       "iothread=iothread1" in disk_fix(d, "virtio0")[1],
+       "no unused new iothread for the controller that gets io-scratch")
     d = docs["qemu/libvirt-log-json.args.expect.json"]
     fx = disk_fix(d, "virtio-disk0")
     ok(fx[0].startswith("-blockdev '{\"driver\":\"file\"") and
@@ -145,8 +148,10 @@ def main():
     ok(disk_fix(d, "vdb") == [
         "<driver name='qemu' type='raw' cache='none' io='native' "
         "iothread='2'/>"], "a libvirt fix is the corrected <driver>")
-    ok(vm_fix(d) == ["<iothreads>2</iothreads>"],
-       "a missing libvirt iothread is defined with <iothreads>, once")
+    ok(vm_fix(d) == ["<iothreads>3</iothreads>"] and
+       "iothread='3'" in disk_fix(d, "vdc")[0],
+       "a missing libvirt iothread (2) is defined with <iothreads>, once, "
+       "and vdc's new iothread is another one (3)")
     d = docs["proxmox/etc/pve/qemu-server/102.expect.json"]
     ok(disk_fix(d, "sata0") ==
        ["scsi0: local-lvm:vm-102-disk-1,size=80G,discard=on,iothread=1"]
@@ -185,6 +190,11 @@ def main():
     ok(vm_fix(d) == ["scsihw: virtio-scsi-single",
                      "boot: order=scsi1;scsi2;scsi0;net0"],
        "scsihw: once, and one boot: line with both renames: %r" % vm_fix(d))
+    d = docs["qemu/libvirt-log-json.args.expect.json"]
+    ok(vm_fix(d) == ["-object iothread,id=iothread0",
+                     "-object iothread,id=iothread1"] and
+       '"iothread":"iothread1"' in disk_fix(d, "virtio-disk1")[0],
+       "two disks given a new iothread get one each")
     check_proxmox_all_applied()
     done()
 

@@ -22,6 +22,10 @@ struct adv_edit {
 	bool discard; /* pass discard through */
 	bool virtio; /* move the disk (or its SCSI controller) to virtio */
 	bool iothread; /* give the disk (or its controller) an iothread */
+	unsigned iothread_seq; /* ...the VM's iothread_seq-th new one (from
+				  0), so that disks do not share it */
+	unsigned iothreads_defined; /* libvirt: the largest iothread id
+				       another fix of the VM defines */
 	const char *define_iothread; /* define this missing iothread */
 	unsigned queues; /* set this many queues */
 	unsigned queue_size; /* set this queue size */
@@ -54,8 +58,10 @@ void adv_merge_run(struct adv_report *r);
 char *adv_pve_boot_fix(const struct adv_vm *vm, const char *const *from,
 		       const char *const *to, size_t n);
 
-/* A name for a new iothread that the VM does not use yet. */
-char *adv_new_iothread_name(const struct adv_vm *vm, const char *prefix);
+/* The @seq-th (from 0) name for a new iothread that the VM does not use
+   yet. */
+char *adv_new_iothread_name(const struct adv_vm *vm, const char *prefix,
+			    unsigned seq);
 
 /* Growing text buffer for the writers. */
 struct fixbuf {

@@ -188,7 +188,12 @@ char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		f.drv_ch = true;
 	}
 	if (e->iothread || e->define_iothread) {
-		f.iothreads = iothreads_count(vm) + 1;
+		unsigned have = iothreads_count(vm);
+
+		/* new ones after those the VM has and other fixes define */
+		if (e->iothreads_defined > have)
+			have = e->iothreads_defined;
+		f.iothreads = have + 1 + e->iothread_seq;
 		if (e->define_iothread) {
 			unsigned want =
 				(unsigned)strtoul(e->define_iothread, NULL, 10);

@@ -339,6 +339,47 @@ static void say_target(struct adv_report *r, size_t v, size_t di,
 	}
 }
 
+/*
+ * A QEMU scsi-hd's iothread= that the bad-property fix moves to its
+ * virtio-scsi controller already gives the controller an iothread: a new
+ * one would be overwritten and left unused.
+ */
+static bool moves_iothread(const struct adv_vm *vm, const struct adv_disk *d,
+			   const struct adv_edit *m)
+{
+	if (vm->source == ADV_SRC_LIBVIRT || vm->source == ADV_SRC_PROXMOX ||
+	    d->bus != ADV_BUS_VIRTIO_SCSI || d->slot[ADV_SLOT_CTRL] < 0)
+		return false;
+	for (int k = 0; k < d->nbadprop; k++)
+		if ((m->fix_props & (1u << k)) && !d->badprop[k].good &&
+		    !strcmp(d->badprop[k].bad, "iothread") &&
+		    d->badprop[k].slot != ADV_SLOT_CTRL)
+			return true;
+	return false;
+}
+
+static void moved_note(struct adv_report *r, size_t v, size_t di)
+{
+	for (size_t i = 0; i < r->nf; i++) {
+		struct adv_finding *f = &r->f[i];
+		const char *p;
+		char *s;
+
+		if (f->vm != v || f->disk != (long)di || !f->edit ||
+		    !f->edit->iothread || f->edit->fix_props)
+			continue;
+		p = strstr(f->fix, " (the corrected configuration");
+		if (!p)
+			p = f->fix + strlen(f->fix);
+		s = xasprintf(
+			"%.*s; not applied: a new iothread, because bad-property moves the disk's iothread to its controller%s",
+			(int)(p - f->fix), f->fix, p);
+		free(f->fix);
+		f->fix = s;
+		f->overridden = true;
+	}
+}
+
 /* The cache mode the disk ends up with: the first rule's that sets one. */
 static const char *final_cache(const struct adv_report *r, size_t v, size_t di)
 {
@@ -372,6 +413,19 @@ static void merge_vm(struct adv_report *r, size_t v)
 	char **taken = xcalloc(vm->ndisks + 1, sizeof(*taken));
 	const char **from = xcalloc(vm->ndisks + 1, sizeof(*from));
 	size_t ntaken = 0;
+	unsigned new_iothreads = 0, defined = 0;
+
+	/* libvirt numbers iothreads: new ones go after those a fix defines */
+	for (size_t i = 0; i < r->nf; i++) {
+		const struct adv_finding *f = &r->f[i];
+		unsigned long n;
+
+		if (f->vm != v || !f->edit || !f->edit->define_iothread)
+			continue;
+		n = strtoul(f->edit->define_iothread, NULL, 10);
+		if (n > defined && n < 65536)
+			defined = (unsigned)n;
+	}
 
 	for (size_t di = 0; di < vm->ndisks; di++) {
 		struct adv_disk *d = &vm->disks[di];
@@ -409,6 +463,13 @@ static void merge_vm(struct adv_report *r, size_t v)
 		}
 		if (!nf)
 			continue;
+		if (m.iothread && moves_iothread(vm, d, &m)) {
+			m.iothread = false;
+			moved_note(r, v, di);
+		}
+		if (m.iothread)
+			m.iothread_seq = new_iothreads++;
+		m.iothreads_defined = defined;
 		if (m.virtio && renamed(vm, d)) {
 			bool pve = vm->source == ADV_SRC_PROXMOX;
 			char *t = free_name(vm, pve ? "scsi" : "vd", !pve,

@@ -326,7 +326,7 @@ char *adv_qemu_fix(const struct adv_vm *vm, const struct adv_disk *d,
 	if (e->virtio)
 		edit_virtio(&f);
 	if (e->iothread) {
-		name = adv_new_iothread_name(vm, "iothread");
+		name = adv_new_iothread_name(vm, "iothread", e->iothread_seq);
 		f.object = xasprintf("-object iothread,id=%s", name);
 		edit_iothread(&f, name);
 	}
