@@ -195,6 +195,16 @@ def main():
                      "-object iothread,id=iothread1"] and
        '"iothread":"iothread1"' in disk_fix(d, "virtio-disk1")[0],
        "two disks given a new iothread get one each")
+    d = docs["libvirt/virtio-scsi-shared.xml.expect.json"]
+    ok(vm_fix(d) == ["<iothreads>1</iothreads>",
+                     "<controller type='scsi' index='0' model='virtio-scsi'>",
+                     "  <driver iothread='1'/>",
+                     '  <address type="pci" domain="0x0000" bus="0x03" '
+                     'slot="0x00" function="0x0"/>',
+                     "</controller>"] and
+       not disk_fix(d, "sda") and not disk_fix(d, "sdb"),
+       "two disks on one virtio-scsi controller: one iothread, one "
+       "<controller> that keeps its <address>: %r" % vm_fix(d))
     check_proxmox_all_applied()
     done()
 

@@ -98,6 +98,24 @@ static void add_elem_inner(struct fixbuf *out, const char *name,
 	fixbuf_addf(out, "%*s</%s>", indent, "", name);
 }
 
+/* Each child in @inner (one per line, indented relative to the parent)
+   but those starting with @skip, indented by @indent. */
+static void add_children_but(struct fixbuf *out, const char *inner,
+			     const char *skip, int indent)
+{
+	bool skipping = false;
+
+	for (const char *p = inner; p && *p;) {
+		int n = (int)strcspn(p, "\n");
+
+		if (*p != ' ' && *p != '\t' && strncmp(p, "</", 2))
+			skipping = !strncmp(p, skip, strlen(skip));
+		if (!skipping)
+			fixbuf_addf(out, "%*s%.*s", indent, "", n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
 static const char *inner_of(const struct adv_vm *vm, const struct adv_disk *d,
 			    int slot)
 {
@@ -253,19 +271,20 @@ char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
 			&out,
 			"<!-- and delete this disk's <address type='drive' .../> -->");
 	if (f.ctrl_ch && scsi_ctrl) {
-		if (f.cdrv.n || f.cdrv_ch) {
-			char *open =
-				xml_elem("controller", &f.ctrl, NULL, 0, true);
+		const char *kids = inner_of(vm, d, ADV_SLOT_CTRL);
+		bool drv = f.cdrv.n || f.cdrv_ch;
+		struct fixbuf in = { 0 };
+		char *text;
 
-			fixbuf_add(&out, open);
-			add_elem_inner(&out, "driver", &f.cdrv,
+		if (drv)
+			add_elem_inner(&in, "driver", &f.cdrv,
 				       inner_of(vm, d, ADV_SLOT_CTRL_DRIVER),
-				       2);
-			fixbuf_add(&out, "</controller>");
-			free(open);
-		} else {
-			add_elem(&out, "controller", &f.ctrl, NULL);
-		}
+				       0);
+		/* the controller's other children (its PCI <address>) stay */
+		add_children_but(&in, kids, "<driver", 0);
+		text = fixbuf_take(&in);
+		add_elem_inner(&out, "controller", &f.ctrl, text, 0);
+		free(text);
 	}
 	kvl_free(&f.drv);
 	kvl_free(&f.tgt);

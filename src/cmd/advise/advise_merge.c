@@ -251,10 +251,10 @@ static void split_vm_lines(struct adv_vm *vm, const char *const *from,
 			    !lines_has(&vml, line))
 				lines_split(&vml, line);
 		}
-		if (vm->disks[i].corrected) {
-			free(vm->disks[i].corrected);
-			vm->disks[i].corrected = fixbuf_take(&own);
-		}
+		/* NULL, not "", when all of it is the VM's */
+		free(vm->disks[i].corrected);
+		vm->disks[i].corrected = own.len ? fixbuf_take(&own) : NULL;
+		free(own.s);
 	}
 	if (iothreads >= 0)
 		fixbuf_addf(&out, "<iothreads>%ld</iothreads>", iothreads);
@@ -380,6 +380,23 @@ static void moved_note(struct adv_report *r, size_t v, size_t di)
 	}
 }
 
+/*
+ * Which new iothread a disk gets: its own, unless the iothread goes on a
+ * virtio-scsi controller another disk already gave one to (one
+ * controller, one iothread; two would print two different controllers).
+ */
+static unsigned iothread_for(const struct adv_vm *vm, const struct adv_disk *d,
+			     unsigned *ctrl_seq, unsigned *next)
+{
+	int c = d->slot[ADV_SLOT_CTRL];
+
+	if (d->bus != ADV_BUS_VIRTIO_SCSI || c < 0 || (size_t)c >= vm->nitems)
+		return (*next)++;
+	if (!ctrl_seq[c])
+		ctrl_seq[c] = ++*next;
+	return ctrl_seq[c] - 1;
+}
+
 /* The cache mode the disk ends up with: the first rule's that sets one. */
 static const char *final_cache(const struct adv_report *r, size_t v, size_t di)
 {
@@ -414,6 +431,8 @@ static void merge_vm(struct adv_report *r, size_t v)
 	const char **from = xcalloc(vm->ndisks + 1, sizeof(*from));
 	size_t ntaken = 0;
 	unsigned new_iothreads = 0, defined = 0;
+	/* per item: the new iothread its virtio-scsi controller got, +1 */
+	unsigned *ctrl_seq = xcalloc(vm->nitems + 1, sizeof(*ctrl_seq));
 
 	/* libvirt numbers iothreads: new ones go after those a fix defines */
 	for (size_t i = 0; i < r->nf; i++) {
@@ -468,7 +487,8 @@ static void merge_vm(struct adv_report *r, size_t v)
 			moved_note(r, v, di);
 		}
 		if (m.iothread)
-			m.iothread_seq = new_iothreads++;
+			m.iothread_seq =
+				iothread_for(vm, d, ctrl_seq, &new_iothreads);
 		m.iothreads_defined = defined;
 		if (m.virtio && renamed(vm, d)) {
 			bool pve = vm->source == ADV_SRC_PROXMOX;
@@ -488,6 +508,7 @@ static void merge_vm(struct adv_report *r, size_t v)
 		d->corrected = adv_fix(vm, d, &m);
 	}
 	split_vm_lines(vm, from, taken, ntaken);
+	free(ctrl_seq);
 	for (size_t i = 0; i < ntaken; i++)
 		free(taken[i]);
 	free(taken);
