@@ -54,6 +54,14 @@ char *adv_pve_fix(const struct adv_vm *vm, const struct adv_disk *d,
  */
 void adv_merge_run(struct adv_report *r);
 
+/*
+ * Move the VM-wide lines out of each disk's corrected lines into
+ * vm->corrected, once each; a Proxmox boot: order gets every rename
+ * (@from[i] to @to[i]) at once.
+ */
+void adv_split_vm_lines(struct adv_vm *vm, const char *const *from,
+			const char *const *to, size_t nto);
+
 /* A Proxmox "boot:" line with each of @from renamed to @to, or NULL. */
 char *adv_pve_boot_fix(const struct adv_vm *vm, const char *const *from,
 		       const char *const *to, size_t n);
