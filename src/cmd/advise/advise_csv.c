@@ -68,12 +68,14 @@ bool advise_csv_write(const struct advise_render *a, FILE *f, struct err *err)
 	for (size_t v = 0; v < r->nvms; v++) {
 		const struct adv_vm *vm = r->vms[v];
 
-		if (vm_findings(r, v)) {
+		/* the VM's own line: its findings and the lines its disks'
+		   fixes need once */
+		if (vm_findings(r, v) || vm->corrected) {
 			vm_cols(&w, vm);
 			for (int i = 0; i < 10; i++)
 				csv_str(&w, NULL);
 			findings(&w, r, v, -1);
-			csv_str(&w, NULL);
+			csv_str(&w, vm->corrected);
 			csv_end_line(&w);
 		}
 		for (size_t k = 0; k < vm->ndisks; k++) {
