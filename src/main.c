@@ -23,6 +23,8 @@ static const struct command commands[] = {
 	  "a suite under every QEMU engine x cache mode" },
 	{ "calibrate", cmd_calibrate,
 	  "Oracle CALIBRATE_IO figures and the curve behind them" },
+	{ "check", cmd_check,
+	  "is this disk fit for etcd, PostgreSQL, MySQL, Oracle, ZooKeeper" },
 	{ "doctor", cmd_doctor,
 	  "why this Linux guest's disks are slow, and what to change" },
 	{ "advise", cmd_advise,
@@ -31,6 +33,9 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "one self-contained HTML page with charts" },
 	{ "lab", cmd_lab,
 	  "QEMU aio x cache x bus experiment with real guests" },
+	{ "probe", cmd_probe,
+	  "disk latency and findings for Prometheus, continuously" },
+	{ "top", cmd_top, "what the disks do now, without adding load" },
 	{ NULL, NULL, NULL },
 };
 

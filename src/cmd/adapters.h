@@ -20,6 +20,7 @@ bool adapt_matrix(struct rdoc *d, const struct jr_node *root, struct err *err);
 bool adapt_lab(struct rdoc *d, const struct jr_node *root, struct err *err);
 bool adapt_calibrate(struct rdoc *d, const struct jr_node *root,
 		     struct err *err);
+bool adapt_check(struct rdoc *d, const struct jr_node *root, struct err *err);
 bool adapt_doctor(struct rdoc *d, const struct jr_node *root, struct err *err);
 bool adapt_advise(struct rdoc *d, const struct jr_node *root, struct err *err);
 

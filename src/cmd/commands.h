@@ -10,10 +10,13 @@ int cmd_run(int argc, char **argv);
 int cmd_mark(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 #endif

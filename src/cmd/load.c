@@ -23,7 +23,7 @@ static const struct {
 	{ "run", adapt_run },	    { "mark", adapt_mark },
 	{ "matrix", adapt_matrix }, { "calibrate", adapt_calibrate },
 	{ "doctor", adapt_doctor }, { "advise", adapt_advise },
-	{ "lab", adapt_lab },
+	{ "lab", adapt_lab },	    { "check", adapt_check },
 };
 
 /* "runs/before.json" -> "before". */
@@ -71,7 +71,7 @@ static struct rdoc *rdoc_adapt(struct jr_doc *jd, const char *path,
 		return d;
 	}
 	err_set(err, EXIT_ENV, 0,
-		"%s: this iolab cannot read '%s' results (it reads run, mark, matrix, calibrate, doctor, advise and lab); use the iolab that wrote it",
+		"%s: this iolab cannot read '%s' results (it reads run, mark, matrix, calibrate, doctor, advise, lab and check); use the iolab that wrote it",
 		path, cmd);
 	jr_free(jd);
 	return NULL;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "opts_alias.h"
 #include "../util/err.h"
 #include "../util/parse.h"
 #include "../util/xmem.h"
@@ -37,6 +38,9 @@ static int edit_distance(const char *a, const char *b)
 	return prev[lb];
 }
 
+static const struct opt *find_long(const struct opt_cmd *cmd, const char *name,
+				   size_t len, int *idx);
+
 static const char *closest(const struct opt_cmd *cmd, const char *name)
 {
 	const char *best = NULL;
@@ -56,6 +60,15 @@ static const char *closest(const struct opt_cmd *cmd, const char *name)
 		if (d < bestd) {
 			bestd = d;
 			best = o->name;
+		}
+	}
+	/* "--iodeph": fio's word misspelt, answered with ours. */
+	for (const struct opt_alias *a = opt_aliases; a->alias; a++) {
+		int d = edit_distance(name, a->alias), i;
+
+		if (d < bestd && find_long(cmd, a->name, strlen(a->name), &i)) {
+			bestd = d;
+			best = a->name;
 		}
 	}
 	return best;
@@ -164,6 +177,7 @@ int opts_parse(const struct opt_cmd *cmd, int argc, char **argv, void *out,
 	st->positional = xcalloc((size_t)argc + 1, sizeof(char *));
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = NULL, *eq;
+		const struct opt_alias *alias;
 		const struct opt *o;
 		char shown[80];
 		int idx = 0;
@@ -188,13 +202,18 @@ int opts_parse(const struct opt_cmd *cmd, int argc, char **argv, void *out,
 			opts_help(cmd, stdout);
 			return OPTS_HELP;
 		}
+		alias = NULL;
 		if (a[1] == '-') {
 			const char *name = a + 2;
+			size_t len;
 
 			eq = strchr(name, '=');
-			o = find_long(cmd, name,
-				      eq ? (size_t)(eq - name) : strlen(name),
-				      &idx);
+			len = eq ? (size_t)(eq - name) : strlen(name);
+			o = find_long(cmd, name, len, &idx);
+			/* fio's spelling, or another command's. */
+			if (!o && (alias = opt_alias_find(name, len)))
+				o = find_long(cmd, alias->name,
+					      strlen(alias->name), &idx);
 			if (!o) {
 				char base[64];
 				const char *near;
@@ -216,7 +235,11 @@ int opts_parse(const struct opt_cmd *cmd, int argc, char **argv, void *out,
 			}
 			if (eq)
 				val = eq + 1;
-			snprintf(shown, sizeof(shown), "--%s", o->name);
+			if (alias)
+				snprintf(shown, sizeof(shown), "--%s (--%s)",
+					 alias->alias, o->name);
+			else
+				snprintf(shown, sizeof(shown), "--%s", o->name);
 		} else {
 			o = find_short(cmd, a[1], &idx);
 			if (!o || a[2]) {
@@ -242,6 +265,14 @@ int opts_parse(const struct opt_cmd *cmd, int argc, char **argv, void *out,
 			}
 			val = argv[++i];
 		}
+		if (alias && val && !opt_alias_value(alias, val)) {
+			err_set(err, EXIT_USAGE, 0,
+				"--%s=%s has no counterpart among the values of --%s; see 'iolab %s --help'",
+				alias->alias, val, o->name, cmd->name);
+			return OPTS_ERROR;
+		}
+		if (alias && val)
+			val = opt_alias_value(alias, val);
 		if (!opt_store(o, val, out, err)) {
 			err_prefix(err, "%s", shown);
 			return OPTS_ERROR;

@@ -13,7 +13,9 @@
  * Submission: at most job_submit_batch() requests per submit call; while
  * free slots remain the lane reaps without sleeping and submits the next
  * batch, so the queue is refilled in small steps, as a completion-driven
- * application refills it.
+ * application refills it. What submit did not accept stays queued in the
+ * engine (engine.h) and is offered again at the next pass; only accepted
+ * requests count as in flight.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,6 +57,7 @@ struct lane {
 	const struct target *t;
 	struct run_ctl *ctl;
 	const struct engine_ops *ops;
+	const struct runner_clock *clk; /* NULL: util/clock.h */
 	unsigned int id, nlanes, depth, batch;
 	int cpu; /* CPU to pin to, or -1 */
 	uint64_t quota; /* I/Os to issue, 0 = unlimited */
@@ -86,6 +89,8 @@ struct lane {
 	int first_errno, first_err_op;
 	uint64_t first_err_off;
 	int64_t first_err_res;
+	const char *failed_call; /* "submit" or "reap" that returned -errno */
+	int failed_errno;
 	uint32_t nts;
 	struct ts_point *ts;
 	struct err err;
@@ -192,6 +197,32 @@ static void lane_fail(struct lane *l, int op, uint64_t off, int64_t res)
 	__atomic_store_n(&l->ctl->stop, 1, __ATOMIC_RELAXED);
 }
 
+/*
+ * An engine call failed: the engine, not a request. Not counted as an I/O
+ * error of a request (there is no offset to name); the run stops.
+ */
+static void lane_call_fail(struct lane *l, const char *call, int rc)
+{
+	if (!l->failed_call) {
+		l->failed_call = call;
+		l->failed_errno = -rc;
+	}
+	__atomic_store_n(&l->ctl->stop, 1, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t run_now(const struct runner_clock *c)
+{
+	return __builtin_expect(!c, 1) ? clock_ns() : c->now_ns(c);
+}
+
+static void run_sleep_until(const struct runner_clock *c, uint64_t t_ns)
+{
+	if (c)
+		c->sleep_until(c, t_ns);
+	else
+		clock_sleep_until(t_ns);
+}
+
 static inline void lane_complete(struct lane *l, struct io_slot *s,
 				 uint64_t now)
 {
@@ -281,13 +312,20 @@ static inline void free_push(struct lane *l, struct io_slot *s)
 	l->nfree++;
 }
 
+/* Nothing in flight and the engine took none (-EAGAIN): the wait before
+ * offering them again. */
+#define RESUBMIT_WAIT_NS 100000ull
+
 static void lane_loop(struct lane *l)
 {
 	const struct engine_ops *ops = l->ops;
+	const struct runner_clock *clk = l->clk;
 	struct run_ctl *ctl = l->ctl;
 	const bool paced = l->interval_ns != 0;
-	uint64_t now = clock_ns(), issued = 0;
-	unsigned int inflight = 0;
+	uint64_t now = run_now(clk), issued = 0;
+	/* In flight: accepted by submit, not reaped. Queued: in the engine,
+	 * not accepted yet. */
+	unsigned int inflight = 0, queued = 0;
 	bool issuing = true;
 
 	l->next_tick_ns = ctl->measure_ns + 1000000000ull;
@@ -332,19 +370,36 @@ static void lane_loop(struct lane *l)
 				}
 				n++;
 			}
-			if (n) {
-				int rc = ops->submit(l->e);
+			queued += n;
+		}
+		/* Also after issuing stopped: what the engine holds must go
+		 * in before the lane can drain. */
+		if (queued) {
+			int rc = ops->submit(l->e);
 
-				if (rc < 0) {
-					lane_fail(l, IO_READ, 0, rc);
-					issuing = false;
-				}
-				inflight += n;
-				__atomic_store_n(&l->inflight_pub, inflight,
-						 __ATOMIC_RELAXED);
+			if (__builtin_expect(rc < 0, 0)) {
+				/* Drain what is in flight; the refused ones
+				 * go with the engine. */
+				lane_call_fail(l, "submit", rc);
+				issuing = false;
+				queued = 0;
+			} else if (__builtin_expect((unsigned int)rc < queued,
+						    0)) {
+				inflight += (unsigned int)rc;
+				queued -= (unsigned int)rc;
+			} else {
+				inflight += queued;
+				queued = 0;
 			}
+			__atomic_store_n(&l->inflight_pub, inflight + queued,
+					 __ATOMIC_RELAXED);
 		}
 		if (!inflight) {
+			if (queued) {
+				run_sleep_until(clk, now + RESUBMIT_WAIT_NS);
+				now = run_now(clk);
+				continue;
+			}
 			if (!issuing)
 				break;
 			if (paced && l->next_ns > now) {
@@ -352,9 +407,9 @@ static void lane_loop(struct lane *l)
 							 l->next_ns :
 							 ctl->end_ns;
 
-				clock_sleep_until(until);
+				run_sleep_until(clk, until);
 			}
-			now = clock_ns();
+			now = run_now(clk);
 			continue;
 		}
 		{
@@ -368,11 +423,11 @@ static void lane_loop(struct lane *l)
 				 * next batch, without sleeping. */
 				wait = 0;
 			r = ops->reap(l->e, l->done, l->depth, wait);
-			now = clock_ns();
+			now = run_now(clk);
 			if (__builtin_expect(r < 0, 0)) {
 				if (r == -EINTR || r == -EAGAIN)
 					continue;
-				lane_fail(l, IO_READ, 0, r);
+				lane_call_fail(l, "reap", r);
 				/* An engine that fails to reap cannot drain. */
 				break;
 			}
@@ -384,7 +439,7 @@ static void lane_loop(struct lane *l)
 				free_push(l, l->done[i]);
 			}
 			inflight -= (unsigned int)r;
-			__atomic_store_n(&l->inflight_pub, inflight,
+			__atomic_store_n(&l->inflight_pub, inflight + queued,
 					 __ATOMIC_RELAXED);
 			__atomic_store_n(&l->progress_ios,
 					 l->st[DIR_READ].ios +
@@ -605,11 +660,42 @@ static bool stuck_notice(struct lane *lanes, unsigned int n, bool progress)
 	return true;
 }
 
+/*
+ * A failed submit or reap is the engine's failure, not a request's: say
+ * which engine and which call, with its errno, rather than an I/O error
+ * at an offset no request had.
+ */
+static bool engine_call_check(const struct engine_ops *ops,
+			      const struct lane *lanes, unsigned int n,
+			      struct err *err)
+{
+	unsigned long long done = 0;
+	const struct lane *bad = NULL;
+
+	for (unsigned int i = 0; i < n; i++) {
+		const struct lane *l = &lanes[i];
+
+		done += l->ramp_ios + l->st[DIR_READ].ios +
+			l->st[DIR_WRITE].ios + l->st[DIR_FLUSH].ios;
+		if (l->failed_call && !bad)
+			bad = l;
+	}
+	if (!bad)
+		return true;
+	return err_set(
+		err, EXIT_IO, bad->failed_errno,
+		"%s engine: %s failed: %s (errno %d) after %llu I/Os completed; the run stopped there: try another --engine, and check the target with iolab doctor",
+		ops->name, bad->failed_call, strerror(bad->failed_errno),
+		bad->failed_errno, done);
+}
+
 bool runner_run(const struct job_spec *j, const struct target *t,
 		const struct runner_opts *o, struct run_result *res,
 		struct err *err)
 {
-	const struct engine_ops *ops = engine_get(j->engine);
+	const struct engine_ops *ops = o && o->engine ? o->engine :
+							engine_get(j->engine);
+	const struct runner_clock *clk = o ? o->clock : NULL;
 	unsigned int n = job_lanes(j), depth = job_lane_depth(j);
 	uint64_t start_ns, last_ns, last_ios = 0;
 	double last_rate = 0;
@@ -670,6 +756,7 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 		l->t = t;
 		l->ctl = &ctl;
 		l->ops = ops;
+		l->clk = clk;
 		l->id = i;
 		l->nlanes = n;
 		l->depth = depth;
@@ -692,7 +779,7 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 		}
 	}
 	pthread_barrier_wait(&ctl.ready);
-	start_ns = clock_ns();
+	start_ns = run_now(clk);
 	ctl.t0_ns = start_ns;
 	ctl.measure_ns = start_ns + j->ramp_ns;
 	if (j->runtime_ns)
@@ -703,7 +790,7 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 	/* Watch for signals, show progress, sample CPU at the measure start. */
 	pthread_mutex_lock(&ctl.lock);
 	while (ctl.finished < n) {
-		uint64_t now = clock_ns(), wake = now + 250000000ull;
+		uint64_t now = run_now(clk), step = 250000000ull, wake;
 		struct timespec ts;
 
 		if (stop_ns && !told && now >= stop_ns + 1000000000ull)
@@ -721,8 +808,11 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 		if (o && o->progress && !ctl.abort && !told)
 			progress_line(o, j, lanes, n, now, &ctl, &last_ios,
 				      &last_ns, &last_rate);
-		if (!ru0_taken && ctl.measure_ns < wake)
-			wake = ctl.measure_ns;
+		if (!ru0_taken && ctl.measure_ns < now + step)
+			step = ctl.measure_ns > now ? ctl.measure_ns - now : 0;
+		/* The condition variable waits on CLOCK_MONOTONIC, whatever
+		 * the run's clock is. */
+		wake = clock_mono_ns() + step;
 		ts.tv_sec = (time_t)(wake / 1000000000ull);
 		ts.tv_nsec = (long)(wake % 1000000000ull);
 		pthread_cond_timedwait(&ctl.done_cond, &ctl.lock, &ts);
@@ -747,6 +837,8 @@ bool runner_run(const struct job_spec *j, const struct target *t,
 			break;
 		}
 	}
+	if (ok)
+		ok = engine_call_check(ops, lanes, n, err);
 	if (ok) {
 		uint64_t measured_end = 0;
 

@@ -40,6 +40,7 @@ struct aio_engine {
 	bool fdsync_ok; /* kernel accepts IO_CMD_FDSYNC */
 	unsigned int depth;
 	unsigned int npending, ninline;
+	unsigned int inline_new; /* done at queue, not yet counted by submit */
 	struct iocb *iocbs; /* one per slot, by slot index */
 	struct iocb **pending;
 	struct io_slot **inline_done;
@@ -112,6 +113,7 @@ static int aio_queue(struct engine *e, struct io_slot *s)
 
 			s->res = r < 0 ? -errno : 0;
 			ae->inline_done[ae->ninline++] = s;
+			ae->inline_new++;
 			return 0;
 		}
 		io_prep_fdsync(cb, ae->fd);
@@ -122,13 +124,21 @@ static int aio_queue(struct engine *e, struct io_slot *s)
 	return 0;
 }
 
+/*
+ * Accepted: what io_submit took, and the flushes done inline at queue
+ * (reap returns them, so they count as in flight). A failure with such
+ * flushes to count reports them now; the failure comes back at the next
+ * call, as the requests it refused are still pending.
+ */
 static int aio_submit(struct engine *e)
 {
 	struct aio_engine *ae = container_of(e, struct aio_engine, base);
+	int done_inline = (int)ae->inline_new;
 	int rc;
 
+	ae->inline_new = 0;
 	if (!ae->npending)
-		return 0;
+		return done_inline;
 	rc = io_submit(ae->ctx, (long)ae->npending, ae->pending);
 	if (rc == -EINVAL && ae->pending[0]->aio_lio_opcode == IO_CMD_FDSYNC) {
 		/* Old kernel without AIO fsync: do it inline from now on. */
@@ -140,14 +150,14 @@ static int aio_submit(struct engine *e)
 		ae->inline_done[ae->ninline++] = s;
 		rc = 1;
 	} else if (rc == -EAGAIN) {
-		return 0;
+		return done_inline;
 	} else if (rc < 0) {
-		return rc;
+		return done_inline ? done_inline : rc;
 	}
 	ae->npending -= (unsigned int)rc;
 	memmove(ae->pending, ae->pending + rc,
 		ae->npending * sizeof(*ae->pending));
-	return rc;
+	return rc + done_inline;
 }
 
 /* Take events straight from the mapped ring; the only consumer is us. */

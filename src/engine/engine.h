@@ -5,7 +5,8 @@
  * completed. Engines mirror QEMU's aio= backends; see design.md section 3.
  *
  * Hot-path calls (queue, submit, reap) return 0 or a count, -errno on
- * failure; they never print or allocate.
+ * failure; they never print or allocate. What each does, per engine, is
+ * said at the calls below; a slot's res carries a request's own failure.
  */
 #ifndef IOLAB_ENGINE_ENGINE_H
 #define IOLAB_ENGINE_ENGINE_H
@@ -79,14 +80,47 @@ struct engine_ops {
 	/* True if usable on this kernel; else @err says why and what to use. */
 	bool (*probe)(struct err *err);
 	struct engine *(*init)(const struct engine_setup *s, struct err *err);
-	/* Prepare one request; it goes to the kernel at the next submit. */
+	/*
+	 * The request cycle. A slot the runner queues is the engine's until
+	 * reap hands it back, exactly once, with res set; at most @depth slots
+	 * (struct engine_setup) are queued or in flight at a time, and their
+	 * completions come back in any order.
+	 *
+	 * queue: prepare one request. 0, or -errno with the slot left
+	 * untouched (io_uring: -EBUSY, no free SQE); it goes no further than
+	 * the engine until submit. null completes it here; native does a
+	 * flush here, blocking, on kernels without AIO fsync.
+	 */
 	int (*queue)(struct engine *e, struct io_slot *s);
-	/* Hand prepared requests to the kernel; returns how many or -errno. */
+	/*
+	 * submit: offer the requests queued and not yet accepted, oldest
+	 * first. Returns how many it accepted: those are in flight and
+	 * complete without another submit. The rest stay queued, first in
+	 * line for the next submit, and are not in flight: reap will not
+	 * return them before a later submit accepts them. native may accept
+	 * fewer than queued (io_submit takes a prefix) or none (-EAGAIN:
+	 * the kernel is short of resources for now). -errno: the call
+	 * failed (native: io_submit refused the first request offered, or
+	 * the context), reported as the engine's failure; none of the queued
+	 * ones was accepted, and those accepted before still complete.
+	 *
+	 * What "accepted" does differs: sync and threads do the I/O here,
+	 * blocking, one request after another; native hands them to the
+	 * kernel (io_submit); io_uring only counts its prepared SQEs, which go
+	 * to the kernel in the io_uring_enter of the next reap (one system
+	 * call for both); null completed them at queue.
+	 */
 	int (*submit)(struct engine *e);
 	/*
-	 * Collect up to @max completed slots into @done. Waits for at least
-	 * one for up to @wait_ns (ENGINE_WAIT_FOREVER to block, 0 to poll).
-	 * Returns the count (0 on timeout) or -errno.
+	 * reap: collect up to @max completed slots into @done. Waits for at
+	 * least one for up to @wait_ns (ENGINE_WAIT_FOREVER to block, 0 to
+	 * poll); sync, threads and null never wait, as what they accepted is
+	 * already complete. Returns the count, 0 on timeout or when a signal
+	 * cut the wait short (also with ENGINE_WAIT_FOREVER), or -errno: a
+	 * failure of the call (io_uring's enter, io_getevents), after which
+	 * the engine may hold completions it cannot return; only exit is
+	 * safe then. io_uring submits its accepted SQEs here first; an enter
+	 * refused for now (-EAGAIN, -EBUSY, -EINTR) keeps them for the next.
 	 */
 	int (*reap)(struct engine *e, struct io_slot **done, unsigned int max,
 		    uint64_t wait_ns);

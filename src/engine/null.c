@@ -14,6 +14,7 @@
 struct null_engine {
 	struct engine base;
 	unsigned int n; /* completed, not yet reaped */
+	unsigned int queued; /* since the last submit: what it accepts */
 	struct io_slot *done[];
 };
 
@@ -39,12 +40,17 @@ static int null_queue(struct engine *e, struct io_slot *s)
 
 	s->res = s->op == IO_FLUSH ? 0 : (int64_t)s->len;
 	ne->done[ne->n++] = s;
+	ne->queued++;
 	return 0;
 }
 
 static int null_submit(struct engine *e)
 {
-	return (int)container_of(e, struct null_engine, base)->n;
+	struct null_engine *ne = container_of(e, struct null_engine, base);
+	unsigned int n = ne->queued;
+
+	ne->queued = 0;
+	return (int)n;
 }
 
 static int null_reap(struct engine *e, struct io_slot **done, unsigned int max,

@@ -28,6 +28,7 @@ struct uring_engine {
 	unsigned int sqe_flags; /* IOSQE_FIXED_FILE when registered */
 	bool fixed_bufs;
 	unsigned int pending; /* prepared, not yet submitted */
+	unsigned int queued; /* prepared since the last submit call */
 	char features[96];
 };
 
@@ -157,13 +158,21 @@ static int uring_queue(struct engine *e, struct io_slot *s)
 	sqe->flags |= (unsigned char)ue->sqe_flags;
 	io_uring_sqe_set_data(sqe, s);
 	ue->pending++;
+	ue->queued++;
 	return 0;
 }
 
-/* Submission is folded into the reap's io_uring_enter. */
+/*
+ * Submission is folded into the reap's io_uring_enter: every prepared SQE
+ * is accepted, and goes to the kernel there.
+ */
 static int uring_submit(struct engine *e)
 {
-	return (int)container_of(e, struct uring_engine, base)->pending;
+	struct uring_engine *ue = container_of(e, struct uring_engine, base);
+	unsigned int n = ue->queued;
+
+	ue->queued = 0;
+	return (int)n;
 }
 
 static int uring_reap(struct engine *e, struct io_slot **done, unsigned int max,

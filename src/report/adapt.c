@@ -249,6 +249,186 @@ const char *adapt_test_name(const struct jr_node *t, char *buf, size_t len)
 	return "test";
 }
 
+/* More samples than any real run has seconds is a crafted file. */
+#define ADAPT_MAX_SAMPLES 100000
+
+/* A timeseries point covers a full second: its span, else elapsed_s. */
+static bool full_second(const struct jr_node *job, const struct jr_node *p,
+			size_t i)
+{
+	double span, el;
+
+	if (jr_num(p, "span_s", &span))
+		return span >= 0.999;
+	if (jr_num(job, "elapsed_s", &el))
+		return el - (double)i >= 0.999;
+	return true;
+}
+
+void adapt_seconds_samples(struct rdoc *d, const struct jr_node *job,
+			   const char *const *dirs, const char *iops_key,
+			   const char *mbps_key)
+{
+	const struct jr_node *ts = jr_get(job, "timeseries");
+	size_t n = jr_len(ts), m = 0;
+	double *io, *mb;
+	char f[32];
+
+	if (n > ADAPT_MAX_SAMPLES)
+		n = ADAPT_MAX_SAMPLES;
+	if (n < 2)
+		return;
+	io = xcalloc(n, sizeof(double));
+	mb = xcalloc(n, sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		const struct jr_node *p = jr_at(ts, i);
+
+		if (!full_second(job, p, i))
+			continue;
+		io[m] = mb[m] = 0;
+		for (size_t k = 0; dirs[k]; k++) {
+			snprintf(f, sizeof(f), "%s_iops", dirs[k]);
+			io[m] += jr_numd(p, f, NAN);
+			snprintf(f, sizeof(f), "%s_mbps", dirs[k]);
+			mb[m] += jr_numd(p, f, NAN);
+		}
+		m++;
+	}
+	if (iops_key)
+		rdoc_fig_samples(d, iops_key, RSP_SECONDS, io, m);
+	if (mbps_key)
+		rdoc_fig_samples(d, mbps_key, RSP_SECONDS, mb, m);
+	free(io);
+	free(mb);
+}
+
+/* A run's mean latency over its directions, weighted by their I/Os. */
+static double run_lat_mean(const struct jr_node *run)
+{
+	double sum = 0, ios = 0;
+
+	for (int k = 0; k < 2; k++) {
+		const struct jr_node *dr = jr_get(run, k ? "write" : "read");
+		double n = jr_numd(dr, "ios", 0),
+		       m = jr_numd(dr, "lat_ns.mean", NAN);
+
+		if (n > 0 && isfinite(m)) {
+			sum += n * m;
+			ios += n;
+		}
+	}
+	return ios > 0 ? sum / ios : NAN;
+}
+
+/*
+ * The samples behind a mark-shaped direction's figures: the value of each
+ * complete run, as mark scores them (read + write summed); with a single
+ * run, that run's full seconds for MB/s and IOPS.
+ */
+static void test_dir_samples(struct rdoc *d, const char *key_prefix,
+			     const struct jr_node *dir)
+{
+	static const char *const rw[] = { "read", "write", NULL };
+	const struct jr_node *runs = jr_get(dir, "runs");
+	size_t n = jr_len(runs), m = 0;
+	double *mb, *io, *lat, *p99;
+	char k1[256], k2[256], k3[256];
+	bool one_dir = true;
+
+	if (n > ADAPT_MAX_SAMPLES)
+		n = ADAPT_MAX_SAMPLES;
+	if (!n)
+		return;
+	mb = xcalloc(n, sizeof(double));
+	io = xcalloc(n, sizeof(double));
+	lat = xcalloc(n, sizeof(double));
+	p99 = xcalloc(n, sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		const struct jr_node *r = jr_at(runs, i);
+		const struct jr_node *rd = jr_get(r, "read"),
+				     *wr = jr_get(r, "write");
+		bool partial;
+
+		if (!jr_is_object(r) ||
+		    (jr_bool(r, "partial", &partial) && partial))
+			continue;
+		mb[m] = jr_numd(rd, "mbps", 0) + jr_numd(wr, "mbps", 0);
+		io[m] = jr_numd(rd, "iops", 0) + jr_numd(wr, "iops", 0);
+		lat[m] = run_lat_mean(r);
+		/* A p99 of two directions together is not in the runs. */
+		one_dir &= !(jr_is_object(rd) && jr_is_object(wr));
+		if (!adapt_percentile(jr_get(jr_is_object(rd) ? rd : wr,
+					     "lat_ns"),
+				      99, &p99[m]))
+			p99[m] = NAN;
+		m++;
+	}
+	if (m == 1) {
+		/* One run: its own seconds are all the noise there is. */
+		for (size_t i = 0; i < n; i++) {
+			const struct jr_node *r = jr_at(runs, i);
+			bool partial;
+
+			if (!jr_is_object(r) ||
+			    (jr_bool(r, "partial", &partial) && partial))
+				continue;
+			snprintf(k1, sizeof(k1), "%s/iops", key_prefix);
+			snprintf(k2, sizeof(k2), "%s/mbps", key_prefix);
+			snprintf(k3, sizeof(k3), "%s/mbps_mean", key_prefix);
+			adapt_seconds_samples(d, r, rw, k1, k2);
+			adapt_seconds_samples(d, r, rw, NULL, k3);
+		}
+	} else {
+		snprintf(k1, sizeof(k1), "%s/mbps", key_prefix);
+		rdoc_fig_samples(d, k1, RSP_RUNS, mb, m);
+		snprintf(k1, sizeof(k1), "%s/mbps_mean", key_prefix);
+		rdoc_fig_samples(d, k1, RSP_RUNS, mb, m);
+		snprintf(k1, sizeof(k1), "%s/iops", key_prefix);
+		rdoc_fig_samples(d, k1, RSP_RUNS, io, m);
+		snprintf(k1, sizeof(k1), "%s/lat_mean", key_prefix);
+		rdoc_fig_samples(d, k1, RSP_RUNS, lat, m);
+		if (one_dir) {
+			snprintf(k1, sizeof(k1), "%s/lat_p99", key_prefix);
+			rdoc_fig_samples(d, k1, RSP_RUNS, p99, m);
+		}
+	}
+	free(mb);
+	free(io);
+	free(lat);
+	free(p99);
+}
+
+void adapt_dir_mbps_samples(struct rdoc *d, const char *key,
+			    const struct jr_node *dir)
+{
+	static const char *const rw[] = { "read", "write", NULL };
+	const struct jr_node *runs = jr_get(dir, "runs"), *one = NULL;
+	size_t n = jr_len(runs), m = 0;
+	double *mb;
+
+	if (n > ADAPT_MAX_SAMPLES)
+		n = ADAPT_MAX_SAMPLES;
+	if (!n)
+		return;
+	mb = xcalloc(n, sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		const struct jr_node *r = jr_at(runs, i);
+		bool partial;
+
+		if (!jr_is_object(r) ||
+		    (jr_bool(r, "partial", &partial) && partial))
+			continue;
+		mb[m++] = jr_numd(r, "read.mbps", 0) +
+			  jr_numd(r, "write.mbps", 0);
+		one = r;
+	}
+	if (m == 1)
+		adapt_seconds_samples(d, one, rw, NULL, key);
+	else
+		rdoc_fig_samples(d, key, RSP_RUNS, mb, m);
+	free(mb);
+}
+
 void adapt_test_dir_figs(struct rdoc *d, const char *key_prefix,
 			 const char *group, const struct jr_node *dir,
 			 unsigned int flags)
@@ -270,4 +450,5 @@ void adapt_test_dir_figs(struct rdoc *d, const char *key_prefix,
 	snprintf(key, sizeof(key), "%s/lat_p99", key_prefix);
 	rdoc_fig(d, key, group, "p99 latency", RU_NS, RB_LOWER,
 		 adapt_stat(dir, "lat_ns", "p99"), 0);
+	test_dir_samples(d, key_prefix, dir);
 }

@@ -54,6 +54,22 @@ bool adapt_percentile(const struct jr_node *lat, double p, double *ns);
 void adapt_test_dir_figs(struct rdoc *d, const char *key_prefix,
 			 const char *group, const struct jr_node *dir,
 			 unsigned int flags);
+/*
+ * The noise behind a job's throughput (a run-shaped object with
+ * "timeseries"): the per-second values of its full seconds (a last
+ * second cut short is left out), "<dir>_iops" and "<dir>_mbps" summed
+ * over @dirs ("read", "write"), as samples of the figures @iops_key and
+ * @mbps_key (NULL: none) of @d.
+ */
+void adapt_seconds_samples(struct rdoc *d, const struct jr_node *job,
+			   const char *const *dirs, const char *iops_key,
+			   const char *mbps_key);
+/*
+ * The MB/s samples of a mark-shaped direction as figure @key's: each
+ * complete run's, or the seconds of its one run (matrix and lab cells).
+ */
+void adapt_dir_mbps_samples(struct rdoc *d, const char *key,
+			    const struct jr_node *dir);
 /* A "max" of a {max,mean,min,stddev} object, or a plain number. */
 double adapt_stat(const struct jr_node *n, const char *path, const char *which);
 /* A test's display name: "name", or "RND4K Q1T1" made from its fields. */

@@ -93,13 +93,15 @@ static void cell_figs(struct rdoc *d, const char *title_prefix,
 			}
 			rdoc_fig(d, key, group, name, RU_MBPS, RB_HIGHER,
 				 adapt_stat(dir, "mbps", "max"), 0);
+			adapt_dir_mbps_samples(d, key, dir);
 		}
 }
 
 static void heat_dir(struct rdoc *d, const char *section,
-		     const char *title_prefix, const char *engine_head,
-		     const struct adapt_cell *cells, size_t n, char **rows,
-		     size_t nrows, char **cols, size_t ncols, int k)
+		     const char *title_prefix, const char *key_prefix,
+		     const char *engine_head, const struct adapt_cell *cells,
+		     size_t n, char **rows, size_t nrows, char **cols,
+		     size_t ncols, int k)
 {
 	char title[160], corner[64];
 	struct rheat *h;
@@ -119,6 +121,12 @@ static void heat_dir(struct rdoc *d, const char *section,
 			struct rcell *rc = rheat_cell(h, i, j);
 			const struct jr_node *t = find_test(c->tests, cols[j]);
 			const struct jr_node *dir = jr_get(t, adapt_dirs[k]);
+
+			/* The figure cell_figs() made of it: compare's view
+			 * colours the cell by that figure's verdict. */
+			rc->key = xasprintf("%s%s/%s/%s/%s/mbps", key_prefix,
+					    c->engine, c->cache, cols[j],
+					    adapt_dirs[k]);
 			if (!cell_ok(c)) {
 				rc->status = xstrdup(status_text(c->status));
 				if (c->reason)
@@ -170,8 +178,9 @@ void adapt_cells(struct rdoc *d, const char *section, const char *title_prefix,
 			  has_dir);
 	for (int k = 0; adapt_dirs[k]; k++)
 		if (has_dir[k])
-			heat_dir(d, section, title_prefix, engine_head, cells,
-				 n, rows, n, cols, ncols, k);
+			heat_dir(d, section, title_prefix, key_prefix,
+				 engine_head, cells, n, rows, n, cols, ncols,
+				 k);
 	free_strs(rows, n);
 	free_strs(cols, ncols);
 }

@@ -16,53 +16,30 @@ char cmp_letter(size_t i)
 	return (char)('A' + (int)i);
 }
 
-void cmp_tally(const struct cmp *c, size_t d, size_t *better, size_t *worse,
-	       size_t *same)
+void cmp_tally(const struct cmp *c, size_t d, struct cmp_tally *t)
 {
-	*better = *worse = *same = 0;
+	memset(t, 0, sizeof(*t));
 	for (size_t i = 0; i < c->nrows; i++) {
 		enum cmp_verdict v = c->rows[i].verdict[d];
 
-		*better += v == CV_BETTER;
-		*worse += v == CV_WORSE;
-		*same += v == CV_SAME;
+		t->better += v == CV_BETTER;
+		t->worse += v == CV_WORSE;
+		t->same += v == CV_SAME;
+		t->noise += v == CV_NOISE;
+		t->nospread += v == CV_NOSPREAD;
 	}
 }
 
 const char *cmp_tally_text(const struct cmp *c, size_t d, char *buf, size_t len)
 {
-	size_t b, w, s;
+	struct cmp_tally t;
 
-	cmp_tally(c, d, &b, &w, &s);
-	snprintf(buf, len, "%zu better, %zu worse, %zu the same", b, w, s);
+	cmp_tally(c, d, &t);
+	snprintf(
+		buf, len,
+		"%zu better, %zu worse, %zu the same, %zu within noise, %zu no spread known",
+		t.better, t.worse, t.same, t.noise, t.nospread);
 	return buf;
-}
-
-enum cmp_verdict cmp_judge(enum runit unit, enum rbetter better, double base,
-			   double v, double threshold)
-{
-	int sign; /* +1: v is more than base, -1 less, 0 the same */
-
-	if (better == RB_NONE || !isfinite(base) || !isfinite(v))
-		return CV_NONE;
-	if (v == base) {
-		sign = 0;
-	} else if (unit == RU_COUNT) {
-		sign = (v > base) - (v < base);
-	} else if (base <= 0) {
-		/* No ratio to a zero: only the direction of the change. */
-		sign = v > 0 ? 1 : 0;
-	} else {
-		double r = v / base;
-
-		/* Symmetric in ratio: 1.05x up and 1/1.05x down. */
-		sign = r >= 1 + threshold	? 1 :
-		       r <= 1 / (1 + threshold) ? -1 :
-						  0;
-	}
-	if (!sign)
-		return CV_SAME;
-	return (sign > 0) == (better == RB_HIGHER) ? CV_BETTER : CV_WORSE;
 }
 
 const char *cmp_verdict_name(enum cmp_verdict v)
@@ -74,10 +51,39 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 		return "worse";
 	case CV_SAME:
 		return "same";
+	case CV_NOISE:
+		return "within noise";
+	case CV_NOSPREAD:
+		return "no spread known";
 	case CV_NONE:
 		break;
 	}
 	return "";
+}
+
+const char *cmp_spread_name(enum rspread k)
+{
+	return k == RSP_RUNS ? "runs" : k == RSP_SECONDS ? "seconds" : "";
+}
+
+const char *cmp_verdict_text(const struct cmp_row *r, size_t i, char *buf,
+			     size_t len)
+{
+	const struct cmp_noise *nz = &r->noise[i];
+
+	if (r->verdict[i] != CV_NOISE || !isfinite(nz->need)) {
+		snprintf(buf, len, "%s", cmp_verdict_name(r->verdict[i]));
+		return buf;
+	}
+	if (nz->need > 99999)
+		snprintf(buf, len, "within noise (%s 99999%s to tell)",
+			 nz->kind == RSP_RUNS ? "over" : "runs of over",
+			 nz->kind == RSP_RUNS ? " runs" : " s");
+	else
+		snprintf(buf, len, "within noise (%s%.0f%s to tell)",
+			 nz->kind == RSP_RUNS ? "" : "runs of ", nz->need,
+			 nz->kind == RSP_RUNS ? " runs" : " s");
+	return buf;
 }
 
 const char *cmp_ratio_text(const struct cmp_row *r, size_t i, char *buf,
@@ -99,6 +105,16 @@ const char *cmp_ratio_text(const struct cmp_row *r, size_t i, char *buf,
 		 x < 100  ? "%.1f\u00d7" :
 			    "%.0f\u00d7",
 		 x);
+	if (isfinite(r->noise[i].half)) {
+		double h = r->noise[i].half;
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, len - l,
+			 h < 0.01 ? " \u00b1%.4f" :
+			 h < 10	  ? " \u00b1%.2f" :
+				    " \u00b1%.0f",
+			 h);
+	}
 	if (r->unit == RU_NS || r->unit == RU_MS) {
 		double pct = (x - 1) * 100;
 		size_t l = strlen(buf);
@@ -164,10 +180,20 @@ static void cmp_rows(struct cmp *c)
 					      f->value / b->value :
 					      NAN;
 			r->diff[d] = both ? f->value - b->value : NAN;
+			/* Samples of one kind on both sides, or none known. */
+			cmp_noise_init(&r->noise[d],
+				       d && both && b->spread == f->spread ?
+					       b->spread :
+					       RSP_NONE,
+				       b ? b->samples : NULL,
+				       b ? b->nsamples : 0,
+				       f ? f->samples : NULL,
+				       f ? f->nsamples : 0);
 			r->verdict[d] = d && both ?
 						cmp_judge(r->unit, r->better,
 							  b->value, f->value,
-							  c->threshold) :
+							  c->threshold,
+							  &r->noise[d]) :
 						CV_NONE;
 		}
 	}

@@ -55,6 +55,7 @@ static void heat_free(struct rheat *h)
 	for (size_t i = 0; i < h->nrows * h->ncols; i++) {
 		free(h->cells[i].status);
 		free(h->cells[i].flag);
+		free(h->cells[i].key);
 	}
 	for (size_t i = 0; i < h->nnotes; i++)
 		free(h->notes[i]);
@@ -108,6 +109,7 @@ void rdoc_free(struct rdoc *d)
 		free(d->figs[i].group);
 		free(d->figs[i].name);
 		free(d->figs[i].status);
+		free(d->figs[i].samples);
 	}
 	for (size_t i = 0; i < d->nsets; i++) {
 		free(d->sets[i].key);
@@ -173,6 +175,30 @@ const struct rfig *rdoc_find_fig(const struct rdoc *d, const char *key)
 	size_t i;
 
 	return strmap_get(&d->figmap, key, &i) ? &d->figs[i] : NULL;
+}
+
+void rdoc_fig_samples(struct rdoc *d, const char *key, enum rspread kind,
+		      const double *v, size_t n)
+{
+	struct rfig *f;
+	size_t i, m = 0;
+
+	if (!strmap_get(&d->figmap, key, &i))
+		return;
+	f = &d->figs[i];
+	free(f->samples);
+	f->samples = NULL;
+	f->nsamples = 0;
+	f->spread = RSP_NONE;
+	for (size_t k = 0; k < n; k++)
+		m += isfinite(v[k]);
+	if (m < 2 || kind == RSP_NONE)
+		return;
+	f->samples = xcalloc(m, sizeof(double));
+	for (size_t k = 0; k < n; k++)
+		if (isfinite(v[k]))
+			f->samples[f->nsamples++] = v[k];
+	f->spread = kind;
 }
 
 static struct rfig *fig_push(struct rdoc *d, const char *key, const char *group,

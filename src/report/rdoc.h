@@ -44,6 +44,13 @@ enum rbetter { RB_NONE, RB_HIGHER, RB_LOWER };
 #define RF_CHART 1u /* drawn in the compare view's bar charts */
 #define RF_HEADLINE 2u /* a tile at the top of the document's section */
 
+/*
+ * Where a figure's noise comes from, for compare's verdict: the value of
+ * each repeated run (mark), or of each full second of the one run (run,
+ * mark with one run). RSP_NONE: no spread known.
+ */
+enum rspread { RSP_NONE, RSP_RUNS, RSP_SECONDS };
+
 struct rfig {
 	char *key; /* stable and unique within a document */
 	char *group; /* row group: "read", "RND4K Q1T1 read" */
@@ -53,6 +60,9 @@ struct rfig {
 	double value; /* NAN when @status says why there is none */
 	char *status; /* NULL if measured; else "refused", "failed" ... */
 	unsigned int flags;
+	enum rspread spread;
+	double *samples; /* the per-run or per-second values, or NULL */
+	size_t nsamples;
 };
 
 enum rset_kind {
@@ -99,6 +109,7 @@ struct rcell {
 	char *status; /* "refused", "failed", NULL */
 	char *flag; /* a mark on a measured cell: "page cache" */
 	int note; /* 1-based footnote, 0 none */
+	char *key; /* the figure it shows, for compare's verdict, or NULL */
 };
 
 struct rheat {
@@ -203,6 +214,12 @@ void rdoc_fig_status(struct rdoc *d, const char *key, const char *group,
 		     const char *name, enum runit unit, enum rbetter better,
 		     const char *status);
 const struct rfig *rdoc_find_fig(const struct rdoc *d, const char *key);
+/*
+ * The samples behind figure @key (copied; non-finite ones dropped), if the
+ * document has that figure; fewer than two samples carry no spread.
+ */
+void rdoc_fig_samples(struct rdoc *d, const char *key, enum rspread kind,
+		      const double *v, size_t n);
 
 /* A setting; NULL or empty values are skipped. */
 void rdoc_set(struct rdoc *d, enum rset_kind kind, const char *key,
@@ -265,6 +282,5 @@ const char *runit_label(enum runit u); /* "IOPS", "MB/s", "" for RU_NS */
 const char *rfmt(enum runit u, double v, char *buf, size_t len);
 /* The same with the unit: "12.3 MB/s", "4.56 ms", "1234 IOPS". */
 const char *rfmt_unit(enum runit u, double v, char *buf, size_t len);
-
 
 #endif

@@ -66,26 +66,119 @@ for key, get in checks.items():
     ok(f["ratio"][0] is None and f["verdict"][0] is None,
        "%s: A has no ratio to itself" % key)
 
-# Better and worse follow the figure's direction and the 5 % threshold.
+# The verdict: "same" within 5 % in ratio; beyond it, Welch's t-test on
+# the samples behind the figure (here each run's full seconds) decides,
+# and with no samples there is "no spread known", never better or worse.
+def seconds(j, field):
+    job = j["jobs"][0]
+    return [p[field] for i, p in enumerate(job["timeseries"])
+            if p.get("span_s", 1.0 if job["elapsed_s"] - i >= 0.999
+                     else 0) >= 0.999]
+
+
+def welch(a, b):
+    na, nb = len(a), len(b)
+    ma, mb = sum(a) / na, sum(b) / nb
+    va = sum((x - ma) ** 2 for x in a) / (na - 1) / na
+    vb = sum((x - mb) ** 2 for x in b) / (nb - 1) / nb
+    return ((mb - ma) / (va + vb) ** 0.5,
+            (va + vb) ** 2 / (va ** 2 / (na - 1) + vb ** 2 / (nb - 1)))
+
+
 for f in doc["figures"]:
-    r, v = f["ratio"][1], f["verdict"][1]
+    r, v, t = f["ratio"][1], f["verdict"][1], f["test"][1]
     if f["unit"] == "count" or r is None or f["better"] == "none":
         continue
-    if f["better"] == "higher":
-        want = "better" if r >= 1.05 else "worse" if r <= 1 / 1.05 else "same"
+    up = r >= 1.05
+    if not up and r > 1 / 1.05:
+        ok(v == "same", "%s: ratio %.3f within 5 %%: same (%s)" %
+           (f["key"], r, v))
+    elif t is None:
+        ok(v == "no spread known", "%s: ratio %.3f, no samples: %s" %
+           (f["key"], r, v))
     else:
-        want = "better" if r <= 1 / 1.05 else "worse" if r >= 1.05 else "same"
-    ok(v == want, "%s: ratio %.3f, %s is %s" % (f["key"], r, f["better"], v))
+        good = up == (f["better"] == "higher")
+        want = ("better" if good else "worse") if t["p"] < 0.05 else \
+            "within noise"
+        ok(v == want and (t["needed"] is None) == (v != "within noise"),
+           "%s: ratio %.3f, p %.3g: %s" % (f["key"], r, t["p"], v))
+for key, field in (("read/iops", "read_iops"), ("read/mbps", "read_mbps")):
+    sa, sb = seconds(ja, field), seconds(jb, field)
+    t = fig[key]["test"][1]
+    tw, dfw = welch(sa, sb)
+    ok(t["kind"] == "seconds" and t["test"] == "welch-t" and
+       close(t["t"], tw, 1e-6) and close(t["df"], dfw, 1e-6),
+       "%s: Welch's t %.4g df %.4g from the inputs' %d and %d seconds" %
+       (key, tw, dfw, len(sa), len(sb)))
+    ok(fig[key]["spread"][0]["n"] == len(sa) and
+       fig[key]["spread"][1]["n"] == len(sb), "%s: samples counted" % key)
+ok(fig["read/iops"]["verdict"][1] == "better",
+   "QD16 against QD1: IOPS better beyond the noise")
+
+# Where the samples come from: a cut last second is left out; a mark
+# test of one run has its seconds, of several runs its runs.
+with tmpdir() as t:
+    cut = json.loads(json.dumps(ja))
+    ts = cut["jobs"][0]["timeseries"]
+    ts.append(dict(ts[-1], t_s=len(ts) + 1, span_s=0.4, read_iops=1))
+    for p in ts[:-1]:
+        p["span_s"] = 1.0
+    pc = os.path.join(t, "cut.json")
+    with open(pc, "w") as fh:
+        json.dump(cut, fh)
+    dc = {x["key"]: x for x in run_json(["compare", golden(A), pc])["figures"]}
+    ok(dc["read/iops"]["spread"][1]["n"] == len(ts) - 1 and
+       dc["read/iops"]["verdict"][1] == "same",
+       "run: the cut last second is not a sample (%d of %d)" %
+       (dc["read/iops"]["spread"][1]["n"], len(ts)))
+    mk = load("mark-vda.json")
+    one = json.loads(json.dumps(mk))
+    for tt in one["tests"]:
+        for dr in ("read", "write"):
+            if tt.get(dr):
+                r0 = tt[dr]["runs"][0]
+                r0["timeseries"] = [
+                    {"t_s": i + 1, "span_s": 1.0,
+                     "read_iops": 100 + i, "write_iops": 0,
+                     "read_mbps": 10.0 + i, "write_mbps": 0.0}
+                    for i in range(4)]
+                tt[dr]["runs"] = [r0]
+    po = os.path.join(t, "one.json")
+    with open(po, "w") as fh:
+        json.dump(one, fh)
+    dm = run_json(["compare", golden("mark-vda.json"), po])
+    f0 = dm["figures"][0]
+    ok(f0["spread"][0]["kind"] == "runs" and
+       f0["spread"][0]["n"] == len(mk["tests"][0]["read"]["runs"]) and
+       f0["spread"][1]["kind"] == "seconds" and f0["spread"][1]["n"] == 4,
+       "mark: runs in A, the one run's 4 seconds in B (%r)" % f0["spread"])
+    ok(all(x["test"][1] is None and
+           x["verdict"][1] in ("same", "no spread known", None)
+           for x in dm["figures"]),
+       "mark: runs against seconds are not mixed: no spread known")
+    dd = {x["key"]: x for x in run_json(["compare", po, po])["figures"]}
+    x = dd["SEQ1M Q8T1/read/mbps"]
+    ok(x["test"][1]["kind"] == "seconds" and
+       close(x["spread"][1]["mean"], 11.5) and
+       dd["SEQ1M Q8T1/read/lat_mean"]["spread"][1] is None,
+       "mark of one run: MB/s from its seconds, latency without spread")
+ok(fig["read/lat_mean"]["verdict"][1] == "no spread known" and
+   fig["read/lat_mean"]["test"][1] is None,
+   "a run's latency has no per-second spread: no spread known")
 ok(fig["read/iops"]["better"] == "higher" and
    fig["read/lat_p99"]["better"] == "lower", "IOPS up, latency down is good")
 ok(fig["read/lat_p99"]["unit"] == "ns" and fig["read/mbps"]["unit"] == "MB/s",
    "units named")
 
-tally = {v: sum(1 for f in doc["figures"] if f["verdict"][1] == v)
-         for v in ("better", "worse", "same")}
+names = {"better": "better", "worse": "worse", "same": "same",
+         "within noise": "within_noise",
+         "no spread known": "no_spread_known"}
+tally = {k: sum(1 for f in doc["figures"] if f["verdict"][1] == v)
+         for v, k in names.items()}
 ok(doc["inputs"][1]["against_a"] == tally and
    doc["inputs"][0]["against_a"] is None,
-   "B against A: %(better)d better, %(worse)d worse, %(same)d the same" %
+   "B against A: %(better)d better, %(worse)d worse, %(same)d the same, "
+   "%(within_noise)d within noise, %(no_spread_known)d no spread known" %
    tally)
 diff = {s["key"]: s for s in doc["settings_differ"]}
 ok("qd" in diff and diff["qd"]["values"] == ["1", "16"] and
@@ -100,22 +193,39 @@ ok(any(w["id"] == "settings-differ" for w in doc["warnings"]),
 rc, out, err = run(["compare", golden(A), golden(B)], check=0)
 ratio = ja["jobs"][0]["read"]["iops"] and \
     jb["jobs"][0]["read"]["iops"] / ja["jobs"][0]["read"]["iops"]
-ok("%.2f\u00d7 better" % ratio in out, "table shows IOPS ratio %.2f\u00d7" %
-   ratio)
+half = fig["read/iops"]["test"][1]["spread_ratio"]
+ok("%.2f\u00d7 \u00b1%.2f better" % (ratio, half) in out,
+   "table shows IOPS ratio %.2f\u00d7 \u00b1%.2f" % (ratio, half))
 p99a = checks["read/lat_p99"](ja)
 p99b = checks["read/lat_p99"](jb)
 pct = (p99b / p99a - 1) * 100
 ok(("(%+.0f %%)" % pct) in out or ("(%+.1f %%)" % pct) in out,
    "latency ratio also in percent (%+.0f %%)" % pct)
-ok("B against A: %(better)d better, %(worse)d worse, %(same)d the same" %
+ok("B against A: %(better)d better, %(worse)d worse, %(same)d the same, "
+   "%(within_noise)d within noise, %(no_spread_known)d no spread known" %
    tally in out, "the table sums up B against A")
+ok("no spread known" in out and "Welch's t-test" in out,
+   "the table says no spread known and the rule")
 ok("Settings that differ" in out and "queue depth" in out,
    "table calls out the differing settings")
 ok("\033[" not in out, "no colour into a pipe")
 rc, out, err = run(["compare", "--color", "always", golden(A), golden(B)],
                    check=0)
-ok("\033[32m" in out and "\033[31m" in out,
-   "--color always: green and red")
+ok("\033[32m" in out and "\033[31m" not in out,
+   "--color always: green for better, no red without a worse")
+with tmpdir() as t:
+    # B slower than A in every second: red.
+    slow = json.loads(json.dumps(ja))
+    for p in slow["jobs"][0]["timeseries"]:
+        p["read_iops"] //= 2
+    slow["jobs"][0]["read"]["iops"] /= 2
+    ps = os.path.join(t, "slow.json")
+    with open(ps, "w") as fh:
+        json.dump(slow, fh)
+    rc, out, err = run(["compare", "--color", "always", golden(A), ps],
+                       check=0)
+    ok("\033[31m" in out and "0.50\u00d7" in out,
+       "--color always: red for worse")
 
 
 def on_tty(args, env):
@@ -147,15 +257,21 @@ ok("\033[" not in on_tty(["compare", golden(A), golden(B)], env),
 # CSV: one line per figure, numbers in the header's units.
 rc, out, err = run(["compare", "--csv", golden(A), golden(B)], check=0)
 rows = list(csv.reader(io.StringIO(out)))
-ok(rows[0][:6] == ["group", "figure", "unit", "better", "A run-qd1",
-                   "B run-qd16"] and rows[0][6] == "B/A",
-   "CSV header: %r" % rows[0])
+ok(rows[0] == ["group", "figure", "unit", "better", "A run-qd1",
+               "B run-qd16", "B/A", "B spread", "B p", "B verdict",
+               "B noise from", "B needed"], "CSV header: %r" % rows[0])
 ok(len(rows) - 1 == len(doc["figures"]), "CSV: a line per figure")
 byname = {(r[0], r[1]): r for r in rows[1:]}
 r = byname[("read", "IOPS")]
 ok(close(float(r[4]), ja["jobs"][0]["read"]["iops"]) and
-   close(float(r[6]), ratio, 1e-6) and r[7] == "better",
-   "CSV: IOPS values, ratio and verdict")
+   close(float(r[6]), ratio, 1e-6) and
+   close(float(r[7]), half, 1e-6) and r[9] == "better" and
+   r[10] == "seconds" and r[11] == "",
+   "CSV: IOPS values, ratio, spread and verdict")
+# Text, CSV and JSON agree on every verdict.
+ok([rw[9] for rw in rows[1:]] ==
+   [f["verdict"][1] or "" for f in doc["figures"]],
+   "CSV and JSON: the same verdicts")
 
 # Three inputs: each against A.
 doc3 = run_json(["compare", golden(A), golden(B), golden("run-randrw.json"),
@@ -212,7 +328,8 @@ d = run_json(["compare", golden("calibrate-ide.json"),
               golden("calibrate-virtio.json")])
 f = {x["key"]: x for x in d["figures"]}
 ok(close(f["max_iops"]["ratio"][1], cb["max_iops"] / ca["max_iops"]) and
-   f["max_iops"]["verdict"][1] == "better", "calibrate: max_iops ratio")
+   f["max_iops"]["verdict"][1] == "no spread known",
+   "calibrate: max_iops ratio, no spread known")
 ok(f["actual_latency"]["unit"] == "ms" and
    f["actual_latency"]["better"] == "lower", "calibrate: latency in ms")
 

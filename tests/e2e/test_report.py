@@ -189,13 +189,23 @@ with tmpdir() as t:
     r = jb["jobs"][0]["read"]["iops"] / ja["jobs"][0]["read"]["iops"]
     ok("%.2f\u00d7" % r in text_of(s), "run compare view: IOPS ratio %.2f" % r)
     ok(any(cls(td, "better") for td in s.iter(X + "td")) and
-       any(cls(td, "worse") for td in s.iter(X + "td")),
-       "run compare view: better and worse marked")
+       any("no spread known" in text_of(td) and cls(td, "same")
+           for td in s.iter(X + "td")),
+       "run compare view: better marked, no spread known greyed")
     ok(any(cls(d, "callout") for d in s.iter(X + "div")),
        "run compare view: the differing settings called out")
     s = secs["cmp-matrix"]
     ok(any(cls(f, "heat") for f in s.iter(X + "figure")),
        "matrix compare view: ratio heat maps")
+    # A ratio cell is coloured only where compare calls it better or
+    # worse; its title says the verdict.
+    cells = [td for f in s.iter(X + "figure") if cls(f, "heat")
+             for td in f.iter(X + "td") if cls(td, "v")]
+    ok(cells and all(
+        ("#f7f7f7" in td.get("style")) !=
+        td.get("title").endswith((": better", ": worse")) for td in cells),
+       "matrix compare view: %d cells coloured by compare's verdict" %
+       len(cells))
     s = secs["cmp-doctor"]
     ok("gone" in text_of(s) and "new" in text_of(s),
        "doctor compare view: findings gone and new")

@@ -20,6 +20,7 @@ int fuzz_libvirt_one(const uint8_t *data, size_t size);
 int fuzz_proxmox_one(const uint8_t *data, size_t size);
 int fuzz_storage_cfg_one(const uint8_t *data, size_t size);
 int fuzz_json_read_one(const uint8_t *data, size_t size);
+int fuzz_top_one(const uint8_t *data, size_t size);
 
 static const struct {
 	const char *name;
@@ -30,6 +31,7 @@ static const struct {
 	{ "proxmox", fuzz_proxmox_one },
 	{ "storage_cfg", fuzz_storage_cfg_one },
 	{ "json_read", fuzz_json_read_one },
+	{ "top", fuzz_top_one },
 };
 
 static fuzz_fn target_of(const char *dir)

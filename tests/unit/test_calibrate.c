@@ -305,6 +305,12 @@ static void test_classify(void **state)
 	f.buffered = true;
 	calibrate_classify(&f, b, sizeof(b));
 	assert_non_null(strstr(b, "page cache"));
+	/* Reads of a region no disk stored classify nothing. */
+	f.buffered = false;
+	f.unbacked = true;
+	calibrate_classify(&f, b, sizeof(b));
+	assert_non_null(strstr(b, "region no disk stored"));
+	assert_null(strstr(b, "faster than any disk"));
 	/* Little scaling. */
 	f = facts(500, 2000, 5000, 8);
 	calibrate_classify(&f, b, sizeof(b));

@@ -16,38 +16,162 @@
 #include "report/rdoc.h"
 #include "util/err.h"
 
-static void test_judge(void **state)
+/* Welch's test and its t quantile against textbook values. */
+static void test_student(void **state)
 {
 	(void)state;
-	/* Higher is better: 10 % up is better, 10 % down worse. */
-	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, 100, 110, 0.05),
-			 CV_BETTER);
-	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, 100, 90, 0.05),
-			 CV_WORSE);
-	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, 100, 104, 0.05),
+	/* t(1) is Cauchy: P(|T| > 1) = 0.5; the 5 % points of t tables. */
+	assert_true(fabs(cmp_student_p(1, 1) - 0.5) < 1e-9);
+	assert_true(fabs(cmp_student_crit(0.05, 1) - 12.7062047) < 1e-5);
+	assert_true(fabs(cmp_student_crit(0.05, 2) - 4.30265273) < 1e-6);
+	assert_true(fabs(cmp_student_crit(0.05, 10) - 2.22813885) < 1e-6);
+	assert_true(fabs(cmp_student_crit(0.05, 1e6) - 1.95996) < 1e-4);
+	assert_true(fabs(cmp_student_p(2.22813885, 10) - 0.05) < 1e-7);
+	assert_true(cmp_student_p(0, 4) > 0.999999);
+	assert_true(cmp_student_p(INFINITY, 4) == 0);
+}
+
+/* Without samples: the ratio and threshold alone. */
+static void test_judge_plain(void **state)
+{
+	(void)state;
+	/* Within 5 % either way in ratio is the same, spread or not. */
+	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, 100, 104, 0.05, NULL),
 			 CV_SAME);
-	/* Symmetric in ratio: 1/1.05 is the edge downwards. */
-	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, 100, 95.5, 0.05),
+	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, 100, 95.5, 0.05, NULL),
 			 CV_SAME);
-	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, 100, 95.2, 0.05),
-			 CV_WORSE);
-	/* Lower is better: latency. */
-	assert_int_equal(cmp_judge(RU_NS, RB_LOWER, 1000, 500, 0.05),
+	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, 7, 7, 0, NULL), CV_SAME);
+	/* Beyond it, with no spread known: neither better nor worse. */
+	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, 100, 211, 0.05, NULL),
+			 CV_NOSPREAD);
+	assert_int_equal(cmp_judge(RU_NS, RB_LOWER, 1000, 500, 0.05, NULL),
+			 CV_NOSPREAD);
+	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, 0, 5, 0.05, NULL),
+			 CV_NOSPREAD);
+	/* Counts are exact, whatever the threshold. */
+	assert_int_equal(cmp_judge(RU_COUNT, RB_LOWER, 2, 0, 0.05, NULL),
 			 CV_BETTER);
-	assert_int_equal(cmp_judge(RU_NS, RB_LOWER, 1000, 2000, 0.05),
+	assert_int_equal(cmp_judge(RU_COUNT, RB_LOWER, 100, 101, 0.05, NULL),
 			 CV_WORSE);
-	/* Counts by difference, whatever the threshold. */
-	assert_int_equal(cmp_judge(RU_COUNT, RB_LOWER, 2, 0, 0.05), CV_BETTER);
-	assert_int_equal(cmp_judge(RU_COUNT, RB_LOWER, 100, 101, 0.05),
-			 CV_WORSE);
-	assert_int_equal(cmp_judge(RU_COUNT, RB_LOWER, 3, 3, 0.05), CV_SAME);
-	/* From zero: only the direction. */
-	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, 0, 5, 0.05), CV_BETTER);
-	/* Equal is the same even with no threshold. */
-	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, 7, 7, 0), CV_SAME);
+	assert_int_equal(cmp_judge(RU_COUNT, RB_LOWER, 3, 3, 0.05, NULL),
+			 CV_SAME);
 	/* No direction, no verdict; NAN, no verdict. */
-	assert_int_equal(cmp_judge(RU_LOAD, RB_NONE, 1, 8, 0.05), CV_NONE);
-	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, NAN, 8, 0.05), CV_NONE);
+	assert_int_equal(cmp_judge(RU_LOAD, RB_NONE, 1, 8, 0.05, NULL),
+			 CV_NONE);
+	assert_int_equal(cmp_judge(RU_IOPS, RB_HIGHER, NAN, 8, 0.05, NULL),
+			 CV_NONE);
+}
+
+static enum cmp_verdict judge(enum runit u, enum rbetter b, double base,
+			      double v, enum rspread kind, const double *a,
+			      size_t na, const double *x, size_t nx,
+			      struct cmp_noise *nz)
+{
+	cmp_noise_init(nz, kind, a, na, x, nx);
+	return cmp_judge(u, b, base, v, 0.05, nz);
+}
+
+/* Several runs each: Welch's t-test on the per-run values. */
+static void test_judge_runs(void **state)
+{
+	static const double a[] = { 1000, 1010, 990, 1005, 995 };
+	static const double fast[] = { 1200, 1190, 1210, 1205, 1195 };
+	static const double wide[] = { 700, 1500, 900, 1400, 1100 };
+	static const double lat_a[] = { 100, 102, 98 };
+	static const double lat_b[] = { 150, 149, 151 };
+	struct cmp_noise nz;
+	char buf[96];
+	struct cmp_row row = { .unit = RU_IOPS, .better = RB_HIGHER };
+
+	(void)state;
+	/* Clearly different: 20 % up, runs 1 % apart. */
+	assert_int_equal(judge(RU_IOPS, RB_HIGHER, 1010, 1210, RSP_RUNS, a, 5,
+			       fast, 5, &nz),
+			 CV_BETTER);
+	assert_true(nz.p < 1e-6);
+	assert_true(isnan(nz.need));
+	/* The same samples read as a latency: worse. */
+	assert_int_equal(judge(RU_NS, RB_LOWER, 1010, 1210, RSP_RUNS, a, 5,
+			       fast, 5, &nz),
+			 CV_WORSE);
+	assert_int_equal(judge(RU_NS, RB_LOWER, 100, 150, RSP_RUNS, lat_a, 3,
+			       lat_b, 3, &nz),
+			 CV_WORSE);
+	/* Overlapping: 10 % up in the mean, runs spread by +-30 %. */
+	assert_int_equal(judge(RU_IOPS, RB_HIGHER, 1000, 1120, RSP_RUNS, a, 5,
+			       wide, 5, &nz),
+			 CV_NOISE);
+	assert_true(nz.p > 0.05);
+	/* n = 2 (1.96 + 0.84)^2 s^2 / delta^2, s^2 the mean variance. */
+	{
+		double s2 = (nz.sd_a * nz.sd_a + nz.sd_b * nz.sd_b) / 2;
+		double delta = 0.12 * nz.mean_a;
+		double want = ceil(2 * pow(1.959964 + 0.841621, 2) * s2 /
+				   (delta * delta));
+
+		assert_true(fabs(nz.need - want) <= 1);
+		assert_true(nz.need > 5);
+	}
+	/* The ratio carries the spread; the verdict says what to do. */
+	row.ratio[1] = 1.12;
+	row.verdict[1] = CV_NOISE;
+	row.noise[1] = nz;
+	assert_non_null(strstr(cmp_ratio_text(&row, 1, buf, sizeof(buf)),
+			       "1.12\u00d7 \u00b1"));
+	assert_non_null(strstr(cmp_verdict_text(&row, 1, buf, sizeof(buf)),
+			       "within noise ("));
+	assert_non_null(strstr(buf, " runs to tell)"));
+	/* Significant, but the runs move against the figure (a best run
+	 * up, the mean down): within noise, never better. */
+	assert_int_equal(judge(RU_IOPS, RB_HIGHER, 1000, 1300, RSP_RUNS, fast,
+			       5, a, 5, &nz),
+			 CV_NOISE);
+	/* One run on a side: no spread known. */
+	assert_int_equal(judge(RU_IOPS, RB_HIGHER, 1000, 1300, RSP_RUNS, a, 1,
+			       fast, 5, &nz),
+			 CV_NOSPREAD);
+	/* Runs that do not vary at all: any difference of means is real. */
+	{
+		static const double c1[] = { 5, 5, 5 }, c2[] = { 6, 6, 6 };
+
+		assert_int_equal(judge(RU_IOPS, RB_HIGHER, 5, 6, RSP_RUNS, c1,
+				       3, c2, 3, &nz),
+				 CV_BETTER);
+	}
+}
+
+/* One run each: the run's per-second values are the noise. */
+static void test_judge_seconds(void **state)
+{
+	static const double s1[] = { 7052, 3728, 6100, 5200 };
+	static const double s2[] = { 4100, 6900, 5000, 7000 };
+	static const double q1[] = { 20841, 20305, 20468, 20600 };
+	static const double q2[] = { 61000, 60500, 61200, 60900 };
+	struct cmp_noise nz;
+	struct cmp_row row = { .unit = RU_IOPS, .better = RB_HIGHER };
+	char buf[96];
+
+	(void)state;
+	/* Seconds scattered by a loaded machine: 2.1x is within noise. */
+	assert_int_equal(judge(RU_IOPS, RB_HIGHER, 3000, 6300, RSP_SECONDS, s1,
+			       4, s2, 4, &nz),
+			 CV_NOISE);
+	row.ratio[1] = 2.1;
+	row.verdict[1] = CV_NOISE;
+	row.noise[1] = nz;
+	assert_non_null(strstr(cmp_verdict_text(&row, 1, buf, sizeof(buf)),
+			       "within noise (runs of "));
+	/* Steady seconds, three times the IOPS: better. */
+	assert_int_equal(judge(RU_IOPS, RB_HIGHER, 20554, 60900, RSP_SECONDS,
+			       q1, 4, q2, 4, &nz),
+			 CV_BETTER);
+	assert_true(nz.half > 0.005 && nz.half < 0.05);
+	/* Kinds that differ (runs against seconds) were never mixed:
+	 * cmp_build passes RSP_NONE, which is no spread known. */
+	assert_int_equal(judge(RU_IOPS, RB_HIGHER, 20554, 60900, RSP_NONE, q1,
+			       4, q2, 4, &nz),
+			 CV_NOSPREAD);
+	assert_true(isnan(nz.half));
 }
 
 static struct rdoc *doc(const char *cmd, double iops, double lat,
@@ -61,6 +185,17 @@ static struct rdoc *doc(const char *cmd, double iops, double lat,
 		 RF_CHART);
 	rdoc_fig(d, "read/lat_mean", "read", "mean latency", RU_NS, RB_LOWER,
 		 lat, 0);
+	/* Five runs each, 1 % apart: a 5 % change is beyond the noise. */
+	{
+		double v[5];
+
+		for (int i = 0; i < 5; i++)
+			v[i] = iops * (0.98 + 0.01 * i);
+		rdoc_fig_samples(d, "read/iops", RSP_RUNS, v, 5);
+		for (int i = 0; i < 5; i++)
+			v[i] = lat * (0.98 + 0.01 * i);
+		rdoc_fig_samples(d, "read/lat_mean", RSP_RUNS, v, 5);
+	}
 	rdoc_set(d, RS_WORKLOAD, "qd", "queue depth", qd);
 	rdoc_set(d, RS_WORKLOAD, "bs", "block size", "4 KiB");
 	return d;
@@ -86,13 +221,14 @@ static void test_build(void **state)
 	assert_int_equal(c.rows[0].verdict[1], CV_BETTER);
 	assert_int_equal(c.rows[0].verdict[2], CV_SAME);
 	assert_int_equal(c.rows[0].verdict[0], CV_NONE);
-	assert_string_equal(cmp_ratio_text(&c.rows[0], 1, buf, sizeof(buf)),
-			    "3.36\u00d7");
+	assert_non_null(strstr(cmp_ratio_text(&c.rows[0], 1, buf, sizeof(buf)),
+			       "3.36\u00d7 \u00b10.0"));
 	/* Latency: ratio and change in percent. */
 	assert_true(fabs(c.rows[1].ratio[1] - 4.76) < 1e-12);
 	assert_int_equal(c.rows[1].verdict[1], CV_WORSE);
-	assert_string_equal(cmp_ratio_text(&c.rows[1], 1, buf, sizeof(buf)),
-			    "4.76\u00d7 (+376 %)");
+	assert_non_null(strstr(cmp_ratio_text(&c.rows[1], 1, buf, sizeof(buf)),
+			       "4.76\u00d7 \u00b1"));
+	assert_non_null(strstr(buf, " (+376 %)"));
 	/* Missing in A: no ratio. */
 	assert_null(c.rows[2].f[0]);
 	assert_true(isnan(c.rows[2].ratio[1]));
@@ -176,7 +312,10 @@ static void test_status_figures(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_student),
+		cmocka_unit_test(test_judge_plain),
+		cmocka_unit_test(test_judge_runs),
+		cmocka_unit_test(test_judge_seconds),
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_mixed_commands),
 		cmocka_unit_test(test_findings),

@@ -166,12 +166,13 @@ static struct io_slot *slot(struct rig *r, unsigned int i, enum io_op op,
 /*
  * Queue slots 0..@n-1, then submit and reap (at most @max a call) until
  * every one is back. Returns 0, or the -errno a call failed with; a slot
- * back twice, one not queued, or a reap above @max fails the test.
+ * back twice, one not queued, a reap above @max, or submits that accept
+ * other than the @n queued in all (engine.h) fail the test.
  */
 static int run_slots(struct rig *r, unsigned int n, unsigned int max)
 {
 	bool back[DEPTH] = { false };
-	unsigned int got = 0;
+	unsigned int got = 0, accepted = 0;
 	int rc;
 
 	for (unsigned int i = 0; i < n; i++) {
@@ -185,6 +186,8 @@ static int run_slots(struct rig *r, unsigned int n, unsigned int max)
 		rc = r->ops->submit(r->e);
 		if (rc < 0)
 			return rc;
+		accepted += (unsigned int)rc;
+		assert_true(accepted <= n);
 		rc = r->ops->reap(r->e, done, max, WAIT_NS);
 		if (rc < 0)
 			return rc;
@@ -200,6 +203,7 @@ static int run_slots(struct rig *r, unsigned int n, unsigned int max)
 		}
 	}
 	assert_int_equal(got, n);
+	assert_int_equal(accepted, n);
 	return 0;
 }
 

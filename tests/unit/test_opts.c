@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "cmd/opts.h"
+#include "cmd/opts_alias.h"
 #include "util/err.h"
 
 enum color { RED, GREEN, BLUE_ISH };
@@ -112,6 +113,38 @@ static void test_errors(void **state)
 	expect_error(a8, 2, "see 'iolab t --help'");
 }
 
+/* fio's spellings and other commands' names, where the meaning is ours. */
+static void test_aliases(void **state)
+{
+	struct o o;
+	struct opt_state st;
+	struct err err;
+	char *a1[] = { "t", "--iodepth", "8", "--runtime=2s" };
+	char *a2[] = { "t", "--iodeph", "8" };
+	char *a3[] = { "t", "--numjobs", "2" }; /* "threads": not in t */
+
+	(void)state;
+	assert_int_equal(parse(&o, &st, &err, 4, a1), OPTS_OK);
+	assert_int_equal(o.n, 8);
+	assert_int_equal(o.dur, 2000000000ull);
+	assert_true(opts_was_set(&cmd, &st, "qd"));
+	opts_state_free(&st);
+	expect_error(a2, 3, "did you mean '--qd'");
+	expect_error(a3, 3, "unknown option '--numjobs'");
+	assert_string_equal(opt_alias_value(opt_alias_find("ioengine", 8),
+					    "libaio"),
+			    "native");
+	assert_string_equal(opt_alias_value(opt_alias_find("ioengine", 8),
+					    "psync"),
+			    "sync");
+	assert_null(opt_alias_value(opt_alias_find("ioengine", 8), "mmap"));
+	assert_string_equal(opt_alias_value(opt_alias_find("direct", 6), "1"),
+			    "none");
+	assert_string_equal(opt_alias_value(opt_alias_find("direct", 6), "0"),
+			    "writeback");
+	assert_null(opt_alias_find("iodepth_batch", 13));
+}
+
 /* The enum field is written in place, from its default, and only it. */
 static void test_enum(void **state)
 {
@@ -182,6 +215,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_forms),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_enum),
 		cmocka_unit_test(test_double_dash),
 	};

@@ -105,6 +105,11 @@ static int latency_clause(const struct cal_facts *f, char *b, size_t len,
 			b, len,
 			"Latency at QD1 of %s is memory, not a disk: the target is backed by RAM",
 			lat);
+	if (f->unbacked)
+		return snprintf(
+			b, len,
+			"Latency at QD1 of %s is not a disk's: the reads were of a region no disk stored (see the warnings); calibrate a region that holds data",
+			lat);
 	if (f->buffered)
 		return snprintf(
 			b, len,

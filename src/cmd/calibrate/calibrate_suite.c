@@ -428,6 +428,9 @@ static void figures(struct cal_result *r, const struct cal_opts *o,
 	f.cap_ms = o->max_latency_ms;
 	f.max_load = r->max_small_load;
 	f.ram_backed = t->env.ram_backed;
+	f.unbacked = warn_has(&r->warnings, "unwritten-reads") ||
+		     warn_has(&r->warnings, "zero-reads") ||
+		     warn_has(&r->warnings, "repeated-reads");
 	f.buffered = !cache_direct(o->cache);
 	f.null_engine = engine_has(o->engine, ENGINE_NO_IO);
 	f.virtualized = plausible_virtualized();

@@ -152,6 +152,7 @@ struct cal_facts {
 	double cap_ms;
 	unsigned int max_load;
 	bool ram_backed, buffered, null_engine, virtualized;
+	bool unbacked; /* reads of a region no disk stored were flagged */
 	int rotational; /* -1 unknown */
 	const char *driver; /* "virtio_blk", "ata_piix", "" */
 };

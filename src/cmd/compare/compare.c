@@ -23,8 +23,8 @@ struct compare_opts {
 static const struct opt compare_table[] = {
 	{ .kind = OPT_GROUP, .name = "", .help = "Comparison" },
 	{ "threshold", 0, OPT_DOUBLE, "PCT", OFF(threshold_pct),
-	  "changes within PCT percent are called the same (default 5)", NULL, 0,
-	  1000 },
+	  "changes within PCT percent are the same; larger ones are tested against the noise (default 5)",
+	  NULL, 0, 1000 },
 	{ "labels", 0, OPT_STRING, "A,B,...", OFF(labels),
 	  "names for the inputs (default: their file names without .json)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
@@ -44,8 +44,12 @@ static const struct opt_cmd compare_cmd = {
 	.synopsis = "iolab compare [OPTIONS] A.json B.json [C.json ...]",
 	.summary =
 		"Compare results of one command (run, mark, matrix, calibrate, doctor,\n"
-		"advise, lab), written with --json: every figure side by side with its\n"
-		"ratio to A, better and worse marked, and the settings that differ.",
+		"advise, lab, check), written with --json: every figure side by side\n"
+		"with its ratio to A and the spread of that ratio, and the settings that\n"
+		"differ. Beyond --threshold a change is better or worse only when Welch's\n"
+		"t-test on the figure's per-run values (else the per-second values of its\n"
+		"one run) finds it at the 5 % level; else within noise, with the runs a\n"
+		"test would need to tell, or no spread known when there are no such values.",
 	.opts = compare_table,
 	.footer =
 		"A file may be '-' for standard input.\n"

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `iolab compare --csv`: one line per figure, the value of each input in
- * the unit of the "unit" column (latency in ns), then each input's ratio
- * to A and verdict.
+ * the unit of the "unit" column (latency in ns), then per input after A:
+ * its ratio to A, the spread (95 % half-width over A), Welch's p, the
+ * verdict, what the noise came from (runs, seconds) and, within noise, the
+ * samples a test would need.
  */
 #include <math.h>
 #include <stdio.h>
@@ -47,7 +49,15 @@ bool cmp_csv_write(const struct cmp *c, FILE *f, struct err *err)
 	for (size_t d = 1; d < c->n; d++) {
 		snprintf(h, sizeof(h), "%c/A", cmp_letter(d));
 		csv_str(&w, h);
+		snprintf(h, sizeof(h), "%c spread", cmp_letter(d));
+		csv_str(&w, h);
+		snprintf(h, sizeof(h), "%c p", cmp_letter(d));
+		csv_str(&w, h);
 		snprintf(h, sizeof(h), "%c verdict", cmp_letter(d));
+		csv_str(&w, h);
+		snprintf(h, sizeof(h), "%c noise from", cmp_letter(d));
+		csv_str(&w, h);
+		snprintf(h, sizeof(h), "%c needed", cmp_letter(d));
 		csv_str(&w, h);
 	}
 	csv_end_line(&w);
@@ -67,7 +77,11 @@ bool cmp_csv_write(const struct cmp *c, FILE *f, struct err *err)
 		for (size_t d = 1; d < c->n; d++) {
 			csv_num(&w,
 				r->unit == RU_COUNT ? r->diff[d] : r->ratio[d]);
+			csv_num(&w, r->noise[d].half);
+			csv_num(&w, r->noise[d].p);
 			csv_str(&w, cmp_verdict_name(r->verdict[d]));
+			csv_str(&w, cmp_spread_name(r->noise[d].kind));
+			csv_num(&w, r->noise[d].need);
 		}
 		csv_end_line(&w);
 	}

@@ -31,22 +31,25 @@ static json_t *jinputs(const struct cmp *c)
 	for (size_t d = 0; d < c->n; d++) {
 		const struct rdoc *doc = c->docs[d];
 
-		size_t b, w, s;
+		struct cmp_tally t;
 		json_t *o;
 
-		cmp_tally(c, d, &b, &w, &s);
+		cmp_tally(c, d, &t);
 		o = json_pack("{s:s, s:s, s:s, s:s, s:s?, s:b}", "letter",
 			      (char[2]){ cmp_letter(d), 0 }, "label",
 			      doc->label, "path", doc->path, "command",
 			      doc->command, "title", doc->title, "partial",
 			      doc->partial);
 		/* How it fared against A; A itself has no tally. */
-		json_object_set_new(o, "against_a",
-				    d ? json_pack("{s:I, s:I, s:I}", "better",
-						  (json_int_t)b, "worse",
-						  (json_int_t)w, "same",
-						  (json_int_t)s) :
-					json_null());
+		json_object_set_new(
+			o, "against_a",
+			d ? json_pack("{s:I, s:I, s:I, s:I, s:I}", "better",
+				      (json_int_t)t.better, "worse",
+				      (json_int_t)t.worse, "same",
+				      (json_int_t)t.same, "within_noise",
+				      (json_int_t)t.noise, "no_spread_known",
+				      (json_int_t)t.nospread) :
+			    json_null());
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -74,6 +77,41 @@ static json_t *jsettings(const struct cmp *c)
 	return a;
 }
 
+/* What input @d's figure rests on: {"kind","n","mean","stddev"} or null. */
+static json_t *jspread(const struct cmp_row *r, size_t d)
+{
+	const struct rfig *f = r->f[d];
+	double mean = 0, sd, q = 0;
+
+	if (!f || f->spread == RSP_NONE || f->nsamples < 2)
+		return json_null();
+	for (size_t i = 0; i < f->nsamples; i++)
+		mean += f->samples[i];
+	mean /= (double)f->nsamples;
+	for (size_t i = 0; i < f->nsamples; i++)
+		q += (f->samples[i] - mean) * (f->samples[i] - mean);
+	sd = sqrt(q / (double)(f->nsamples - 1));
+	return json_pack("{s:s, s:I, s:o, s:o}", "kind",
+			 cmp_spread_name(f->spread), "n",
+			 (json_int_t)f->nsamples, "mean", jnum_or_null(mean),
+			 "stddev", jnum_or_null(sd));
+}
+
+/* The test of input @d against A: null without one. */
+static json_t *jtest(const struct cmp_row *r, size_t d)
+{
+	const struct cmp_noise *nz = &r->noise[d];
+
+	if (!d || nz->kind == RSP_NONE)
+		return json_null();
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "kind",
+			 cmp_spread_name(nz->kind), "test", "welch-t", "t",
+			 jnum_or_null(nz->t), "df", jnum_or_null(nz->df), "p",
+			 jnum_or_null(nz->p), "spread_ratio",
+			 jnum_or_null(nz->half), "needed",
+			 jnum_or_null(nz->need));
+}
+
 static json_t *jfigures(const struct cmp *c)
 {
 	json_t *a = json_array();
@@ -82,7 +120,8 @@ static json_t *jfigures(const struct cmp *c)
 		const struct cmp_row *r = &c->rows[i];
 		json_t *vals = json_array(), *st = json_array(),
 		       *ratio = json_array(), *pct = json_array(),
-		       *diff = json_array(), *ver = json_array(), *o;
+		       *diff = json_array(), *ver = json_array(),
+		       *spr = json_array(), *test = json_array(), *o;
 
 		for (size_t d = 0; d < c->n; d++) {
 			const struct rfig *f = r->f[d];
@@ -105,6 +144,8 @@ static json_t *jfigures(const struct cmp *c)
 					     json_string(cmp_verdict_name(
 						     r->verdict[d])) :
 					     json_null());
+			json_array_append_new(spr, jspread(r, d));
+			json_array_append_new(test, jtest(r, d));
 		}
 		o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "key", r->key,
 			      "group", r->group, "name", r->name, "unit",
@@ -118,6 +159,8 @@ static json_t *jfigures(const struct cmp *c)
 		json_object_set_new(o, "change_pct", pct);
 		json_object_set_new(o, "diff", diff);
 		json_object_set_new(o, "verdict", ver);
+		json_object_set_new(o, "spread", spr);
+		json_object_set_new(o, "test", test);
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -166,8 +209,9 @@ bool cmp_json_write(const struct cmp *c, int argc, char *const *argv, FILE *f,
 	json_t *doc = jdoc_new("compare", argc, argv);
 
 	json_object_set_new(doc, "options",
-			    json_pack("{s:s, s:f}", "of", c->docs[0]->command,
-				      "threshold_pct", c->threshold * 100));
+			    json_pack("{s:s, s:f, s:f}", "of",
+				      c->docs[0]->command, "threshold_pct",
+				      c->threshold * 100, "level", CMP_ALPHA));
 	json_object_set_new(doc, "warnings", jwarnings(&c->warns));
 	json_object_set_new(doc, "inputs", jinputs(c));
 	json_object_set_new(doc, "settings_differ", jsettings(c));

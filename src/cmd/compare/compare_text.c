@@ -150,8 +150,8 @@ static void print_figures(const struct cmp *c, const struct cmp_text_opts *o,
 				size_t w = dwidth(
 					cmp_ratio_text(r, d, buf, sizeof(buf)));
 
-				w += 1 +
-				     strlen(cmp_verdict_name(r->verdict[d]));
+				w += 1 + dwidth(cmp_verdict_text(r, d, buf,
+								 sizeof(buf)));
 				wr[d] = max_sz(wr[d], w);
 			}
 		}
@@ -202,8 +202,8 @@ static void print_figures(const struct cmp *c, const struct cmp_text_opts *o,
 			pad(f, value_text(r, d, buf, sizeof(buf)), wv[d], true);
 		}
 		for (size_t d = 1; d < c->n; d++) {
-			char cell[128];
-			const char *v = cmp_verdict_name(r->verdict[d]);
+			char cell[192], vb[96];
+			const char *v = cmp_verdict_text(r, d, vb, sizeof(vb));
 			bool col = o->color && (r->verdict[d] == CV_BETTER ||
 						r->verdict[d] == CV_WORSE);
 
@@ -213,18 +213,22 @@ static void print_figures(const struct cmp *c, const struct cmp_text_opts *o,
 			fputs("   ", f);
 			if (col)
 				fputs(verdict_color(r->verdict[d]), f);
-			else if (o->color && r->verdict[d] == CV_SAME)
+			else if (o->color && r->verdict[d] != CV_NONE)
 				fputs(C_DIM, f);
 			/* No trailing blanks after the last column. */
 			pad(f, cell, d + 1 < c->n ? wr[d] : 0, false);
-			if (o->color && (col || r->verdict[d] == CV_SAME))
+			if (o->color && r->verdict[d] != CV_NONE)
 				fputs(C_OFF, f);
 		}
 		fputc('\n', f);
 	}
 	fprintf(f,
-		"\nRatios are each input over A. better/worse: beyond %g %% in the figure's good or bad direction; same: within it (--threshold).\n"
-		"Latency ratios also show the change in percent. MB/s = 10^6 bytes/s.\n",
+		"\nRatios are each input over A; \u00b1 is the 95 %% interval of the change over A, from the\n"
+		"per-run values (per-second values of a single run). same: within %g %% (--threshold);\n"
+		"beyond it, better/worse when Welch's t-test on those values is significant at the\n"
+		"5 %% level, within noise when not (with the runs, or seconds of one run, a test of\n"
+		"80 %% power would need to tell a change of that size), no spread known without them.\n"
+		"Counts are exact. Latency ratios also show the change in percent. MB/s = 10^6 bytes/s.\n",
 		c->threshold * 100);
 }
 

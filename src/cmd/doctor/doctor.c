@@ -18,7 +18,7 @@
 
 struct doctor_cli {
 	bool json, probe, all, no_progress;
-	uint64_t probe_ns;
+	uint64_t probe_ns, observe_ns;
 	const char *sysroot, *capture, *output;
 };
 
@@ -32,6 +32,8 @@ static const struct opt doctor_table[] = {
 	  "measure each disk's QD1 4 KiB random-read latency (read-only)" },
 	{ "probe-time", 0, OPT_DURATION, "TIME", OFF(probe_ns),
 	  "how long to probe each disk (default 3s)" },
+	{ "observe", 0, OPT_DURATION, "TIME", OFF(observe_ns),
+	  "watch what the disks do for TIME (kernel counters, no I/O added) and say what it means" },
 	{ .kind = OPT_GROUP, .name = "", .help = "Captured trees" },
 	{ "sysroot", 0, OPT_STRING, "DIR", OFF(sysroot),
 	  "diagnose a tree captured with --capture instead of this system" },
@@ -128,6 +130,10 @@ static bool check_opts(struct doctor_cli *o, char *root, size_t rootlen,
 			return err_set(
 				err, EXIT_USAGE, 0,
 				"--probe measures this system's disks and cannot probe a --sysroot tree; its recorded probe results are shown without --probe");
+		if (o->observe_ns)
+			return err_set(
+				err, EXIT_USAGE, 0,
+				"--observe watches this system's disks and cannot watch a --sysroot tree");
 	}
 	if (o->capture && o->sysroot && !strcmp(o->capture, o->sysroot))
 		return err_set(
@@ -155,6 +161,11 @@ int cmd_doctor(int argc, char **argv)
 		opts_state_free(&st);
 		return prc == OPTS_HELP ? EXIT_OK : err_report(&err);
 	}
+	if (o.observe_ns && o.observe_ns < 1000000000ull) {
+		err_set(&err, EXIT_USAGE, 0,
+			"--observe must be at least 1s: shorter says little about a disk");
+		goto out;
+	}
 	if (o.probe_ns < 100000000ull) {
 		err_set(&err, EXIT_USAGE, 0,
 			"--probe-time must be at least 100ms");
@@ -174,8 +185,9 @@ int cmd_doctor(int argc, char **argv)
 	dopts.all = o.all;
 	dopts.probe = o.probe;
 	dopts.probe_ns = o.probe_ns;
+	dopts.observe_ns = o.observe_ns;
 	dopts.progress = !o.no_progress && cli_progress_wanted();
-	if (o.probe)
+	if (o.probe || o.observe_ns)
 		sig_install();
 	ok = doctor_collect(&view, &dopts, &rep, &err);
 	collected = true;

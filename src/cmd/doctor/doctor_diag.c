@@ -106,6 +106,10 @@ bool doctor_collect(const struct fsview *v, const struct doctor_opts *o,
 	dr_rules(r, fstab, cmdline);
 	free(fstab);
 	free(cmdline);
+	/* After the rules: an observation points to the finding that
+	 * explains it. */
+	if (ok && r->live && o->observe_ns)
+		ok = dr_observe(r, o->observe_ns, o->progress, err);
 	sort_findings(r);
 	return ok;
 }

@@ -203,6 +203,7 @@ struct doctor_opts {
 	bool all; /* loop, ram, zram, CD-ROM and floppy too */
 	bool probe; /* measure read latency of each disk */
 	uint64_t probe_ns; /* per disk */
+	uint64_t observe_ns; /* watch the disks' counters this long; 0 no */
 	bool progress; /* probe progress on stderr */
 };
 

@@ -50,6 +50,9 @@ void dr_collect_guest(struct dr_ctx *c);
 bool dr_probe_disks(struct dr_ctx *c, const struct doctor_opts *o,
 		    struct err *err);
 void dr_replay_probes(struct dr_ctx *c);
+/* --observe: the disks' counters over @ns, as findings (live only). */
+bool dr_observe(struct doctor_report *r, uint64_t ns, bool progress,
+		struct err *err);
 /* The latency a disk of this class should stay under, and the bounds. */
 void dr_class_bounds(enum dr_class cls, uint64_t *good_ns, uint64_t *warn_ns,
 		     uint64_t *crit_ns);

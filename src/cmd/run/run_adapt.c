@@ -225,6 +225,15 @@ static void run_job(struct rdoc *d, const struct jr_node *job, size_t num)
 		snprintf(key, sizeof(key), "%s%s/", prefix, run_dirs[k]);
 		snprintf(group, sizeof(group), "%s%s", gp, run_dirs[k]);
 		run_dir_figs(d, key, group, dir, k == 2);
+		if (k < 2) {
+			/* compare's noise: the job's own seconds. */
+			const char *one[] = { run_dirs[k], NULL };
+			char ki[128], km[128];
+
+			snprintf(ki, sizeof(ki), "%siops", key);
+			snprintf(km, sizeof(km), "%smbps", key);
+			adapt_seconds_samples(d, job, one, ki, km);
+		}
 	}
 	snprintf(key, sizeof(key), "%scpu_us_per_io", prefix);
 	snprintf(group, sizeof(group), "%scpu", gp);

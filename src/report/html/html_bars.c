@@ -210,8 +210,8 @@ void html_cmp_bars(FILE *f, const struct cmp *c, const struct cmp_row *r)
 				r->verdict[d] == CV_WORSE  ? "worse" :
 							     "same");
 			hx_text(f, ratio);
-			if (r->verdict[d] == CV_BETTER ||
-			    r->verdict[d] == CV_WORSE) {
+			if (r->verdict[d] != CV_SAME &&
+			    r->verdict[d] != CV_NONE) {
 				fputc(' ', f);
 				hx_text(f, cmp_verdict_name(r->verdict[d]));
 			}

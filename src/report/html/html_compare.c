@@ -74,8 +74,8 @@ static const char *verdict_class(enum cmp_verdict v)
 {
 	return v == CV_BETTER ? "better" :
 	       v == CV_WORSE  ? "worse" :
-	       v == CV_SAME   ? "same" :
-				"";
+	       v == CV_NONE   ? "" :
+				"same";
 }
 
 static void full_table(FILE *f, const struct cmp *c)
@@ -115,15 +115,16 @@ static void full_table(FILE *f, const struct cmp *c)
 			fputs("</td>", f);
 		}
 		for (size_t d = 1; d < c->n; d++) {
-			char buf[64];
+			char buf[96];
 
 			fprintf(f, "<td class=\"ratio %s\">",
 				verdict_class(r->verdict[d]));
 			hx_text(f, cmp_ratio_text(r, d, buf, sizeof(buf)));
-			if (r->verdict[d] == CV_BETTER ||
-			    r->verdict[d] == CV_WORSE) {
+			if (r->verdict[d] != CV_SAME &&
+			    r->verdict[d] != CV_NONE) {
 				fputs(" <span class=\"vw\">", f);
-				hx_text(f, cmp_verdict_name(r->verdict[d]));
+				hx_text(f, cmp_verdict_text(r, d, buf,
+							    sizeof(buf)));
 				fputs("</span>", f);
 			}
 			fputs("</td>", f);
@@ -235,12 +236,13 @@ void html_cmp_section(FILE *f, const struct cmp *c, const char *id)
 	if (c->nrows) {
 		fputs("<p class=\"tally\">", f);
 		for (size_t d = 1; d < c->n; d++) {
-			size_t b, w, s;
+			struct cmp_tally t;
 
-			cmp_tally(c, d, &b, &w, &s);
+			cmp_tally(c, d, &t);
 			fprintf(f,
-				"<span><b>%c</b> against A: <span class=\"better\">%zu better</span>, <span class=\"worse\">%zu worse</span>, %zu the same</span>",
-				cmp_letter(d), b, w, s);
+				"<span><b>%c</b> against A: <span class=\"better\">%zu better</span>, <span class=\"worse\">%zu worse</span>, %zu the same, %zu within noise, %zu no spread known</span>",
+				cmp_letter(d), t.better, t.worse, t.same,
+				t.noise, t.nospread);
 		}
 		fputs("</p>\n", f);
 	}
@@ -261,7 +263,7 @@ void html_cmp_section(FILE *f, const struct cmp *c, const char *id)
 	if (c->nrows) {
 		fputs("<h3>Every figure</h3>", f);
 		fprintf(f,
-			"<p class=\"fine\">Ratios are each input over A; <span class=\"better\">better</span> or <span class=\"worse\">worse</span> when beyond %g %% in the figure's good or bad direction, <span class=\"same\">same</span> within it. Latency ratios also give the change in percent.</p>",
+			"<p class=\"fine\">Ratios are each input over A; \u00b1 is the 95 %% interval of the change over A, from the per-run values (the per-second values of a single run). <span class=\"same\">same</span> within %g %%; beyond it <span class=\"better\">better</span> or <span class=\"worse\">worse</span> when Welch's t-test on those values is significant at the 5 %% level, <span class=\"same\">within noise</span> when not (with the runs, or seconds of one run, a test of 80 %% power would need), <span class=\"same\">no spread known</span> without them. Counts are exact. Latency ratios also give the change in percent.</p>",
 			c->threshold * 100);
 		full_table(f, c);
 	}

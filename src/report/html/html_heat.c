@@ -231,14 +231,18 @@ static const struct rcell *cell_by_label(const struct rheat *h, const char *row,
 void html_cmp_heat(FILE *f, const struct cmp *c, size_t doc,
 		   const struct rheat *a, const struct rheat *b)
 {
-	size_t nparts;
+	struct strmap rows = { 0 };
+	size_t nparts, ri;
 
+	/* Cells find their figure's verdict by key: linear time. */
+	for (size_t i = 0; i < c->nrows; i++)
+		strmap_put(&rows, c->rows[i].key, i);
 	fputs("<figure class=\"chart heat\"><figcaption><b>", f);
 	hx_textf(f, "%s: %c / A", a->title, cmp_letter(doc));
 	fputs("</b> <span class=\"sub\">", f);
 	hx_textf(
 		f,
-		"each cell of %c (%s) over the same cell of A (%s); green faster, red slower, white within %g %%",
+		"each cell of %c (%s) over the same cell of A (%s); green faster, red slower beyond %g %% and the noise of its runs, white otherwise (the verdicts of the table below)",
 		cmp_letter(doc), c->docs[doc]->label, c->docs[0]->label,
 		c->threshold * 100);
 	fputs("</span></figcaption><div class=\"scroll\"><table class=\"heat\">",
@@ -253,6 +257,7 @@ void html_cmp_heat(FILE *f, const struct cmp *c, size_t doc,
 			const struct rcell *y =
 				cell_by_label(b, a->rows[r], a->cols[k]);
 			char bg[8], buf[48], va[32], vb[32];
+			const struct cmp_row *row = NULL;
 			const char *fg;
 			double ratio;
 
@@ -265,8 +270,14 @@ void html_cmp_heat(FILE *f, const struct cmp *c, size_t doc,
 				continue;
 			}
 			ratio = x->v > 0 ? y->v / x->v : NAN;
-			if (isfinite(ratio) &&
-			    fabs(log(ratio)) < log(1 + c->threshold)) {
+			if (x->key && strmap_get(&rows, x->key, &ri))
+				row = &c->rows[ri];
+			/* Coloured only where compare calls it better or
+			 * worse; by ratio alone for a cell with no figure. */
+			if ((row && row->verdict[doc] != CV_BETTER &&
+			     row->verdict[doc] != CV_WORSE) ||
+			    (!row && isfinite(ratio) &&
+			     fabs(log(ratio)) < log(1 + c->threshold))) {
 				snprintf(bg, sizeof(bg), "#f7f7f7");
 				fg = "#111111";
 			} else {
@@ -277,6 +288,13 @@ void html_cmp_heat(FILE *f, const struct cmp *c, size_t doc,
 				bg, fg);
 			hx_textf(f, "A %s, %c %s", rfmt(a->unit, x->v, va, 32),
 				 cmp_letter(doc), rfmt(a->unit, y->v, vb, 32));
+			if (row && row->verdict[doc] != CV_NONE) {
+				char vt[96];
+
+				hx_textf(f, ": %s",
+					 cmp_verdict_text(row, doc, vt,
+							  sizeof(vt)));
+			}
 			if (isfinite(ratio))
 				snprintf(buf, sizeof(buf),
 					 ratio < 10 ? "%.2f\u00d7" :
@@ -294,4 +312,5 @@ void html_cmp_heat(FILE *f, const struct cmp *c, size_t doc,
 		fputs("</tr>", f);
 	}
 	fputs("</tbody></table></div></figure>\n", f);
+	strmap_free(&rows);
 }
