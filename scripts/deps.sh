@@ -6,7 +6,9 @@
 #                            comparisons need (fio, QEMU and a guest
 #                            kernel for the lab, Chromium for the
 #                            report's rendering test, Prometheus and
-#                            node_exporter for the probe's tests)
+#                            node_exporter for the probe's tests, virsh
+#                            and virt-xml-validate for advise's
+#                            corrected libvirt XML)
 set -eu
 
 PKGS="build-essential meson ninja-build pkg-config python3
@@ -15,7 +17,7 @@ libmicrohttpd-dev"
 TEST_PKGS="fio util-linux e2fsprogs strace udev kmod
 qemu-system-x86 qemu-utils linux-image-amd64 cpio time
 chromium fonts-dejavu-core libxml2-utils sysstat
-prometheus prometheus-node-exporter"
+prometheus prometheus-node-exporter libvirt-clients"
 
 case "${1:-}" in
 --test) PKGS="$PKGS $TEST_PKGS" ;;

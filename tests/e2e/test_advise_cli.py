@@ -81,8 +81,28 @@ def test_exit_codes():
                         "cache=writeback,aio=native"])
     ok(rc == 4 and "native-without-direct" in out,
        "an error-level finding: exit 4 (%d)" % rc)
-    ok("fix: -drive file=/v/a.raw,format=raw,if=virtio,cache=none,"
-       "aio=native" in out, "text shows the corrected line")
+    ok("\n      -drive file=/v/a.raw,format=raw,if=virtio,cache=none,"
+       "aio=native\n" in out, "text shows the corrected line")
+
+
+def test_conflict_order():
+    """Two rules want different cache modes for one disk: the first rule
+    (an error) wins, the other finding says its change was not applied,
+    and the one corrected line has the winner's value."""
+    rc, out, err = run(["advise", "--no-probe", "--json", "--qemu-args",
+                        "-drive file=/v/a.raw,format=raw,if=virtio,"
+                        "cache=writethrough,aio=native"])
+    doc = json.loads(out)
+    fx = {f["rule"]: f["fix"] for f in doc["findings"]}
+    ok("not applied: cache=none, because native-without-direct" in
+       fx.get("cache-writethrough", ""), "the losing finding says so: %r"
+       % fx.get("cache-writethrough"))
+    ok("not applied" not in fx.get("native-without-direct", "x"),
+       "the winner is applied")
+    d = doc["vms"][0]["disks"][0]
+    ok(d["corrected"] == "-drive file=/v/a.raw,format=raw,if=virtio,"
+       "cache=directsync,aio=native", "one corrected line: %r"
+       % d["corrected"])
 
 
 def expect_fail(args, code, pattern, what, **kw):
@@ -185,6 +205,7 @@ def test_garbage_never_crashes():
 test_rules_documented_and_covered()
 test_schema_and_sources()
 test_exit_codes()
+test_conflict_order()
 test_malformed()
 test_stdin_and_output()
 test_ps_paste()

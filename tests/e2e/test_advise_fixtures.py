@@ -54,9 +54,62 @@ def check(expect_path):
     return doc
 
 
-def fixes(doc, rule, disk):
-    return [f["fix"] for f in doc["findings"]
-            if f["rule"] == rule and f["disk"] == disk]
+def disk_fix(doc, disk):
+    """The corrected lines of one disk (every fix of it applied)."""
+    for vm in doc["vms"]:
+        for d in vm["disks"]:
+            if d["id"] == disk:
+                return (d["corrected"] or "").splitlines()
+    return []
+
+
+def vm_fix(doc):
+    return "\n".join(v["corrected"] or "" for v in doc["vms"]).splitlines()
+
+
+def check_proxmox_all_applied():
+    """Every Proxmox fixture: one corrected line per disk that has fixes,
+    and each setting a finding changes is in it unless the finding says
+    another rule won (no finding undone by another)."""
+    import re
+    for p in sorted(glob.glob(os.path.join(FIX, "proxmox", "etc", "pve",
+                                           "qemu-server", "*.conf"))):
+        rel = os.path.relpath(p, FIX)
+        rc, out, err = run(["advise", "--no-probe", "--json", "--proxmox",
+                            rel], cwd=FIX)
+        if rc not in (0, 4):
+            continue
+        doc = json.loads(out)
+        for vm in doc["vms"]:
+            keys = []
+            for d in vm["disks"]:
+                lines = (d["corrected"] or "").splitlines()
+                drive = [x for x in lines if re.match(r"^(ide|sata|scsi|"
+                                                      r"virtio)\d+: ", x)]
+                ok(len(drive) <= 1, "%s %s: one drive line %s"
+                   % (rel, d["id"], drive))
+                if not drive:
+                    continue
+                keys.append(drive[0].split(":")[0])
+                opts = drive[0].split(": ", 1)[1].split(",")
+                for f in doc["findings"]:
+                    if f["disk"] != d["id"] or "not applied" in f["fix"]:
+                        continue
+                    for m in re.finditer(r"\b(cache|aio)=(\w+)", f["fix"]):
+                        ok(m.group(0) in opts, "%s %s: %s (%s) applied"
+                           % (rel, d["id"], m.group(0), f["rule"]))
+                    for m in re.finditer(r"'(\w+)' removed", f["fix"]):
+                        ok(not any(o.startswith(m.group(1) + "=")
+                                   for o in opts), "%s %s: %s removed"
+                           % (rel, d["id"], m.group(1)))
+                    if "discard passed through" in f["fix"]:
+                        ok("discard=on" in opts, "%s %s: discard=on"
+                           % (rel, d["id"]))
+                    if "a new iothread" in f["fix"]:
+                        ok("iothread=1" in opts, "%s %s: iothread=1"
+                           % (rel, d["id"]))
+            ok(len(keys) == len(set(keys)), "%s: drive keys unique %s"
+               % (rel, keys))
 
 
 def main():
@@ -67,45 +120,92 @@ def main():
     for p in paths:
         docs[os.path.relpath(p, FIX)] = check(p)
 
-    # Fixes are the corrected line in the source's own syntax.
+    # Fixes are the corrected lines in the source's own syntax, every
+    # change of a disk applied at once.
     d = docs["qemu/start-vm.sh.expect.json"]
-    ok(fixes(d, "cache-unsafe", "virtio0") == [
-        "-drive file=/srv/ci/builder,,2024/root.qcow2,format=qcow2,"
-        "if=virtio,cache=none,discard=unmap"],
-       "a -drive fix keeps ',,' escaping and the user's option order")
-    ok(any("-device virtio-scsi-pci,id=scsi0,num_queues=8" in f
-           for f in fixes(d, "bad-property", "scratch")),
-       "virtio-scsi num-queues is corrected to num_queues")
-    ok(any("iothread=io-scratch" in f and f.startswith("-device virtio-scsi")
-           for f in fixes(d, "bad-property", "scratch")),
-       "an iothread on scsi-hd moves to the virtio-scsi controller")
+    ok(disk_fix(d, "virtio0")[0] ==
+       "-drive file=/srv/ci/builder,,2024/root.qcow2,format=qcow2,"
+       "if=none,cache=none,discard=unmap,aio=native,id=virtio0",
+       "a -drive fix keeps ',,' escaping and the user's option order, "
+       "with cache-unsafe's and aio-threads' changes both")
+    ok("-device virtio-scsi-pci,id=scsi0,num_queues=8,iothread=io-scratch"
+       in disk_fix(d, "scratch"),
+       "virtio-scsi num-queues is corrected to num_queues, and an "
+       "iothread on scsi-hd moves to the virtio-scsi controller")
+    ok(all("iothread" not in x for x in disk_fix(d, "scratch")
+           if x.startswith("-device scsi-hd")),
+       "the scsi-hd keeps no iothread")
+    ok(vm_fix(d) == ["-object iothread,id=iothread1"] and
+       "iothread=iothread1" in disk_fix(d, "virtio0")[1],
+       "no unused new iothread for the controller that gets io-scratch")
     d = docs["qemu/libvirt-log-json.args.expect.json"]
-    fx = fixes(d, "native-without-direct", "virtio-disk0")[0]
-    ok(fx.startswith("-blockdev '{\"driver\":\"file\"") and
-       '"cache":{"direct":true' in fx.splitlines()[0],
+    fx = disk_fix(d, "virtio-disk0")
+    ok(fx[0].startswith("-blockdev '{\"driver\":\"file\"") and
+       '"cache":{"direct":true' in fx[0] and '"discard":"unmap"' in fx[0],
        "a JSON -blockdev fix stays JSON and sets cache.direct on the "
-       "protocol node")
+       "protocol node, with discard from another finding")
     d = docs["libvirt/rhel9-native-writeback.xml.expect.json"]
-    ok(fixes(d, "native-without-direct", "vdb") == [
+    ok(disk_fix(d, "vdb") == [
         "<driver name='qemu' type='raw' cache='none' io='native' "
         "iothread='2'/>"], "a libvirt fix is the corrected <driver>")
-    ok(fixes(d, "iothread-missing", "vdb") == ["<iothreads>2</iothreads>"],
-       "a missing libvirt iothread is defined with <iothreads>")
+    ok(vm_fix(d) == ["<iothreads>3</iothreads>"] and
+       "iothread='3'" in disk_fix(d, "vdc")[0],
+       "a missing libvirt iothread (2) is defined with <iothreads>, once, "
+       "and vdc's new iothread is another one (3)")
     d = docs["proxmox/etc/pve/qemu-server/102.expect.json"]
-    ok(fixes(d, "emulated-controller", "sata0") == [
-        "scsi0: local-lvm:vm-102-disk-1,size=80G,iothread=1",
-        ] or fixes(d, "emulated-controller", "sata0")[0].splitlines() == [
-        "scsi0: local-lvm:vm-102-disk-1,size=80G,iothread=1",
-        "boot: order=scsi0;ide0;net0"],
-       "a Proxmox SATA disk moves to scsiN, the boot order follows")
+    ok(disk_fix(d, "sata0") ==
+       ["scsi0: local-lvm:vm-102-disk-1,size=80G,discard=on,iothread=1"]
+       and vm_fix(d) == ["boot: order=scsi0;ide0;net0"],
+       "a Proxmox SATA disk moves to scsiN with discard, the boot order "
+       "follows")
     d = docs["proxmox/etc/pve/qemu-server/101.expect.json"]
-    ok(fixes(d, "iothread-ignored", "scsi0")[0].splitlines()[0] ==
-       "scsihw: virtio-scsi-single",
+    ok("scsihw: virtio-scsi-single" in vm_fix(d),
        "an ignored Proxmox iothread is fixed with VirtIO SCSI single")
+    ok(disk_fix(d, "scsi0") ==
+       ["scsi0: san-lvm:vm-101-disk-0,aio=native,cache=none,iothread=1,"
+        "size=64G"],
+       "io_uring on LVM falls back to native once cache=none is applied")
     d = docs["proxmox/etc/pve/qemu-server/104.expect.json"]
-    ok(fixes(d, "io-uring-hang", "virtio0") == [
+    ok(disk_fix(d, "virtio0") == [
         "virtio0: nas-smb:104/vm-104-disk-0.qcow2,aio=native,size=32G,"
-        "ssd=1"], "io_uring on CIFS falls back to native (cache.direct)")
+        "discard=on,iothread=1"],
+       "one Proxmox line per disk: ssd dropped, io_uring on CIFS to native, "
+       "discard and iothread, no finding undone")
+    d = docs["libvirt/two-sata-metadata-cache.xml.expect.json"]
+    ok(disk_fix(d, "sda")[1] == "<target dev='vdb' bus='virtio'/>" and
+       disk_fix(d, "sdb")[1] == "<target dev='vdc' bus='virtio'/>",
+       "two SATA disks moved to virtio get different targets, none vda")
+    fx = disk_fix(d, "vda")
+    ok(fx[0] == "<driver name='qemu' type='qcow2' cache='none' io='native' "
+       "discard='unmap' iothread='3'>" and fx[-1] == "</driver>" and
+       '<max_size unit="bytes">1048576</max_size>' in "\n".join(fx),
+       "a <driver> with children keeps them (not self-closing)")
+    d = docs["proxmox/etc/pve/qemu-server/108.expect.json"]
+    ok(disk_fix(d, "ide0") ==
+       ["scsi1: local-lvm:vm-108-disk-0,size=32G,discard=on,iothread=1"] and
+       disk_fix(d, "ide1") ==
+       ["scsi2: local-lvm:vm-108-disk-1,cache=none,size=64G,discard=on,"
+        "iothread=1"],
+       "two Proxmox IDE disks move to different free SCSI slots")
+    ok(vm_fix(d) == ["scsihw: virtio-scsi-single",
+                     "boot: order=scsi1;scsi2;scsi0;net0"],
+       "scsihw: once, and one boot: line with both renames: %r" % vm_fix(d))
+    d = docs["qemu/libvirt-log-json.args.expect.json"]
+    ok(vm_fix(d) == ["-object iothread,id=iothread0",
+                     "-object iothread,id=iothread1"] and
+       '"iothread":"iothread1"' in disk_fix(d, "virtio-disk1")[0],
+       "two disks given a new iothread get one each")
+    d = docs["libvirt/virtio-scsi-shared.xml.expect.json"]
+    ok(vm_fix(d) == ["<iothreads>1</iothreads>",
+                     "<controller type='scsi' index='0' model='virtio-scsi'>",
+                     "  <driver iothread='1'/>",
+                     '  <address type="pci" domain="0x0000" bus="0x03" '
+                     'slot="0x00" function="0x0"/>',
+                     "</controller>"] and
+       not disk_fix(d, "sda") and not disk_fix(d, "sdb"),
+       "two disks on one virtio-scsi controller: one iothread, one "
+       "<controller> that keeps its <address>: %r" % vm_fix(d))
+    check_proxmox_all_applied()
     done()
 
 

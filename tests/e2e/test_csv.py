@@ -77,6 +77,13 @@ for r in rows:
     ok([int(r["errors"]), int(r["warnings"]), int(r["info"])] == want and
        r["rules"].split() == [f["rule"] for f in fs],
        "advise %s/%s: findings %r" % (r["vm"], r["disk"] or "(VM)", want))
+corrected = {(vm["name"], d["id"]): d["corrected"] or ""
+             for vm in doc["vms"] for d in vm["disks"]}
+corrected.update({(vm["name"], ""): vm["corrected"] or ""
+                  for vm in doc["vms"]})
+ok(all(r["corrected"] == corrected[(r["vm"], r["disk"])] for r in rows) and
+   any(r["corrected"] and not r["disk"] for r in rows),
+   "advise: the corrected lines of each disk, and the VM's on its own line")
 d0 = next(d for vm in doc["vms"] for d in vm["disks"])
 r0 = rows[0] if rows[0]["disk"] else rows[1]
 ok(r0["bus"] == d0["bus"] and r0["cache"] == d0["cache"] and

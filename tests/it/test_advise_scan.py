@@ -114,10 +114,14 @@ def main():
                findings(json.loads(out), vm),
                "--no-probe: the image is not looked at")
             rc, out, err = run(["advise"], timeout=120)
+            fixed = out.split("corrected configuration", 1)[-1]
+            drive = [x.strip() for x in fixed.splitlines()
+                     if x.strip().startswith("-drive file=root.raw,")]
             ok(name in out and "cache-unsafe" in out and
-               "fix: -drive file=root.raw,format=raw,if=none,id=d0,"
-               "cache=none,aio=threads" in out,
-               "text report shows the corrected -drive")
+               drive == [x for x in drive if "cache=none" in x] and
+               len(drive) == 1 and drive[0].startswith(
+                   "-drive file=root.raw,format=raw,if=none,id=d0,"),
+               "text report shows the one corrected -drive: %r" % drive)
         finally:
             p.send_signal(signal.SIGTERM)
             try:

@@ -12,6 +12,7 @@
 #include "advise_libvirt.h"
 #include "advise_proxmox.h"
 #include "advise_qemu.h"
+#include "advise_fix.h"
 #include "advise_rules.h"
 #include "advise_scan.h"
 #include "advise_report.h"
@@ -225,6 +226,7 @@ int cmd_advise(int argc, char **argv)
 	if (!ok)
 		goto done;
 	adv_rules_run(&rep);
+	adv_merge_run(&rep);
 	out = cli_open_output(o.output, NULL, &err);
 	if (!out)
 		goto done;

@@ -56,7 +56,7 @@ bool advise_csv_write(const struct advise_render *a, FILE *f, struct err *err)
 	static const char *const head[] = {
 		"vm",	 "source",   "vcpus",	 "disk",   "bus",   "cache",
 		"aio",	 "iothread", "queues",	 "format", "file",  "storage",
-		"where", "errors",   "warnings", "info",   "rules",
+		"where", "errors",   "warnings", "info",   "rules", "corrected",
 	};
 	const struct adv_report *r = a->r;
 	struct csv w;
@@ -68,11 +68,14 @@ bool advise_csv_write(const struct advise_render *a, FILE *f, struct err *err)
 	for (size_t v = 0; v < r->nvms; v++) {
 		const struct adv_vm *vm = r->vms[v];
 
-		if (vm_findings(r, v)) {
+		/* the VM's own line: its findings and the lines its disks'
+		   fixes need once */
+		if (vm_findings(r, v) || vm->corrected) {
 			vm_cols(&w, vm);
 			for (int i = 0; i < 10; i++)
 				csv_str(&w, NULL);
 			findings(&w, r, v, -1);
+			csv_str(&w, vm->corrected);
 			csv_end_line(&w);
 		}
 		for (size_t k = 0; k < vm->ndisks; k++) {
@@ -94,6 +97,7 @@ bool advise_csv_write(const struct advise_render *a, FILE *f, struct err *err)
 			csv_str(&w, d->st.what);
 			csv_str(&w, d->where);
 			findings(&w, r, v, (long)k);
+			csv_str(&w, d->corrected);
 			csv_end_line(&w);
 		}
 	}

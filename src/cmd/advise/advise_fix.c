@@ -11,12 +11,13 @@
 #include "advise_fix.h"
 #include "../../util/xmem.h"
 
-char *adv_new_iothread_name(const struct adv_vm *vm, const char *prefix)
+char *adv_new_iothread_name(const struct adv_vm *vm, const char *prefix,
+			    unsigned seq)
 {
 	for (unsigned i = vm->niothreads;; i++) {
 		char *name = xasprintf("%s%u", prefix, i);
 
-		if (!adv_vm_has_iothread(vm, name))
+		if (!adv_vm_has_iothread(vm, name) && !seq--)
 			return name;
 		free(name);
 	}

@@ -45,6 +45,7 @@ static json_t *jdisk(const struct adv_disk *d)
 				      adv_storage_name(d->st.kind), "thin",
 				      d->st.thin, "what", d->st.what));
 	json_object_set_new(o, "where", jstr(d->where));
+	json_object_set_new(o, "corrected", jstr(d->corrected));
 	return o;
 }
 
@@ -73,6 +74,7 @@ static json_t *jvm(const struct adv_vm *vm)
 	for (size_t i = 0; i < vm->ndisks; i++)
 		json_array_append_new(disks, jdisk(&vm->disks[i]));
 	json_object_set_new(o, "disks", disks);
+	json_object_set_new(o, "corrected", jstr(vm->corrected));
 	return o;
 }
 

@@ -23,6 +23,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "advise_fix.h"
 #include "advise_storage.h"
 #include "../../util/xmem.h"
 #include "../../util/infile.h"
@@ -94,6 +95,62 @@ static char *text(const xmlNode *n)
 	return s;
 }
 
+/* The column an element starts at: the spaces after the last newline of
+   the text before it. */
+static size_t column_of(const xmlNode *c)
+{
+	const char *t, *nl;
+
+	if (!c->prev || c->prev->type != XML_TEXT_NODE || !c->prev->content)
+		return 0;
+	t = (const char *)c->prev->content;
+	nl = strrchr(t, '\n');
+	t = nl ? nl + 1 : t;
+	return strspn(t, " \t");
+}
+
+/* Append @xml with its lines after the first moved @col columns left. */
+static void add_outdented(struct fixbuf *out, const char *xml, size_t col)
+{
+	const char *p = xml;
+	bool first = true;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n"), ws = strspn(p, " \t");
+
+		if (!first)
+			p += ws < col ? ws : col, n -= ws < col ? ws : col;
+		fixbuf_addf(out, "%.*s", (int)n, p);
+		first = false;
+		p += n + (p[n] == '\n');
+	}
+}
+
+/*
+ * The child elements of @n as written, one line each and indented
+ * relative to @n's children (NULL: none), so that a corrected <driver>
+ * keeps its <iothreads> or <metadata_cache> children. The document is
+ * bounded (its size is checked before parsing), so is this.
+ */
+static char *inner_xml(const struct lv *l, const xmlNode *n)
+{
+	struct fixbuf out = { 0 };
+
+	for (xmlNode *c = n->children; c; c = c->next) {
+		xmlBufferPtr buf;
+
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		if (!(buf = xmlBufferCreate()))
+			xoom();
+		xmlNodeDump(buf, l->doc, c, 0, 0);
+		add_outdented(&out, (const char *)xmlBufferContent(buf),
+			      column_of(c));
+		xmlBufferFree(buf);
+	}
+	return out.len ? fixbuf_take(&out) : NULL;
+}
+
 /* An element as an item: its attributes in order, and its text. */
 static int add_elem(struct lv *l, const xmlNode *n, bool with_text)
 {
@@ -111,6 +168,8 @@ static int add_elem(struct lv *l, const xmlNode *n, bool with_text)
 	}
 	if (with_text)
 		l->vm->items[idx].text = text(n);
+	else
+		l->vm->items[idx].inner = inner_xml(l, n);
 	return idx;
 }
 

@@ -70,6 +70,58 @@ static void add_elem(struct fixbuf *out, const char *name, const struct kvl *kv,
 	free(line);
 }
 
+/*
+ * An element with its child elements as the input had them (a <driver>
+ * with an <iothreads> queue mapping): self-closing would drop them.
+ */
+static void add_elem_inner(struct fixbuf *out, const char *name,
+			   const struct kvl *kv, const char *inner, int indent)
+{
+	char *line;
+	const char *p = inner;
+
+	if (!inner || !inner[0]) {
+		line = xml_elem(name, kv, NULL, indent, false);
+		fixbuf_add(out, line);
+		free(line);
+		return;
+	}
+	line = xml_elem(name, kv, NULL, indent, true);
+	fixbuf_add(out, line);
+	free(line);
+	while (*p) {
+		int n = (int)strcspn(p, "\n");
+
+		fixbuf_addf(out, "%*s%.*s", indent + 2, "", n, p);
+		p += n + (p[n] == '\n');
+	}
+	fixbuf_addf(out, "%*s</%s>", indent, "", name);
+}
+
+/* Each child in @inner (one per line, indented relative to the parent)
+   but those starting with @skip, indented by @indent. */
+static void add_children_but(struct fixbuf *out, const char *inner,
+			     const char *skip, int indent)
+{
+	bool skipping = false;
+
+	for (const char *p = inner; p && *p;) {
+		int n = (int)strcspn(p, "\n");
+
+		if (*p != ' ' && *p != '\t' && strncmp(p, "</", 2))
+			skipping = !strncmp(p, skip, strlen(skip));
+		if (!skipping)
+			fixbuf_addf(out, "%*s%.*s", indent, "", n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+static const char *inner_of(const struct adv_vm *vm, const struct adv_disk *d,
+			    int slot)
+{
+	return d->slot[slot] >= 0 ? vm->items[d->slot[slot]].inner : NULL;
+}
+
 /* The smallest vdX name no disk of the VM uses. */
 static char *free_vd(const struct adv_vm *vm)
 {
@@ -147,12 +199,19 @@ char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		kvl_set(&f.drv, "queue_size", num, KV_STR);
 		f.drv_ch = true;
 	}
-	if (e->fix_prop > 0 && e->fix_prop <= d->nbadprop) {
-		kvl_del(&f.drv, d->badprop[e->fix_prop - 1].bad);
+	for (int k = 0; k < d->nbadprop; k++) {
+		if (!(e->fix_props & (1u << k)))
+			continue;
+		kvl_del(&f.drv, d->badprop[k].bad);
 		f.drv_ch = true;
 	}
 	if (e->iothread || e->define_iothread) {
-		f.iothreads = iothreads_count(vm) + 1;
+		unsigned have = iothreads_count(vm);
+
+		/* new ones after those the VM has and other fixes define */
+		if (e->iothreads_defined > have)
+			have = e->iothreads_defined;
+		f.iothreads = have + 1 + e->iothread_seq;
 		if (e->define_iothread) {
 			unsigned want =
 				(unsigned)strtoul(e->define_iothread, NULL, 10);
@@ -189,7 +248,7 @@ char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		kvl_set(&f.ctrl, "model", "virtio-scsi", KV_STR);
 		f.ctrl_ch = true;
 	} else if (e->virtio) {
-		char *vd = free_vd(vm);
+		char *vd = e->target ? xstrdup(e->target) : free_vd(vm);
 
 		kvl_set(&f.tgt, "dev", vd, KV_STR);
 		kvl_set(&f.tgt, "bus", "virtio", KV_STR);
@@ -203,7 +262,8 @@ char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		add_elem(&out, "iothreads", &(struct kvl){ 0 }, num);
 	}
 	if (f.drv_ch)
-		add_elem(&out, "driver", &f.drv, NULL);
+		add_elem_inner(&out, "driver", &f.drv,
+			       inner_of(vm, d, ADV_SLOT_DRIVE), 0);
 	if (f.tgt_ch)
 		add_elem(&out, "target", &f.tgt, NULL);
 	if (f.addr_note)
@@ -211,19 +271,20 @@ char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
 			&out,
 			"<!-- and delete this disk's <address type='drive' .../> -->");
 	if (f.ctrl_ch && scsi_ctrl) {
-		if (f.cdrv.n || f.cdrv_ch) {
-			char *open =
-				xml_elem("controller", &f.ctrl, NULL, 0, true);
-			char *in = xml_elem("driver", &f.cdrv, NULL, 2, false);
+		const char *kids = inner_of(vm, d, ADV_SLOT_CTRL);
+		bool drv = f.cdrv.n || f.cdrv_ch;
+		struct fixbuf in = { 0 };
+		char *text;
 
-			fixbuf_add(&out, open);
-			fixbuf_add(&out, in);
-			fixbuf_add(&out, "</controller>");
-			free(open);
-			free(in);
-		} else {
-			add_elem(&out, "controller", &f.ctrl, NULL);
-		}
+		if (drv)
+			add_elem_inner(&in, "driver", &f.cdrv,
+				       inner_of(vm, d, ADV_SLOT_CTRL_DRIVER),
+				       0);
+		/* the controller's other children (its PCI <address>) stay */
+		add_children_but(&in, kids, "<driver", 0);
+		text = fixbuf_take(&in);
+		add_elem_inner(&out, "controller", &f.ctrl, text, 0);
+		free(text);
 	}
 	kvl_free(&f.drv);
 	kvl_free(&f.tgt);

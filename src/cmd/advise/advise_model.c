@@ -36,6 +36,7 @@ static void disk_free(struct adv_disk *d)
 	}
 	free(d->where);
 	free(d->proto_prefix);
+	free(d->corrected);
 }
 
 void adv_vm_free(struct adv_vm *vm)
@@ -48,6 +49,7 @@ void adv_vm_free(struct adv_vm *vm)
 	for (size_t i = 0; i < vm->nitems; i++) {
 		free(vm->items[i].head);
 		free(vm->items[i].text);
+		free(vm->items[i].inner);
 		free(vm->items[i].where);
 		kvl_free(&vm->items[i].kv);
 	}
@@ -59,6 +61,7 @@ void adv_vm_free(struct adv_vm *vm)
 	free(vm->origin);
 	free(vm->machine);
 	free(vm->os_hint);
+	free(vm->corrected);
 	free(vm);
 }
 
@@ -271,6 +274,8 @@ void adv_report_add_finding(struct adv_report *r, enum adv_severity sev,
 	f->why = why;
 	f->fix = fix;
 	f->fix_is_advice = false;
+	f->edit = NULL;
+	f->overridden = false;
 }
 
 size_t adv_report_count(const struct adv_report *r, enum adv_severity s)
@@ -291,6 +296,7 @@ void adv_report_free(struct adv_report *r)
 		free(r->f[i].message);
 		free(r->f[i].why);
 		free(r->f[i].fix);
+		free(r->f[i].edit);
 	}
 	free(r->f);
 	warnings_free(&r->warnings);

@@ -37,6 +37,8 @@ struct adv_item {
 	char *head; /* "-drive", "driver" (XML element), "scsi0" (Proxmox) */
 	struct kvl kv;
 	char *text; /* XML element text (<iothreads>2</iothreads>) or NULL */
+	char *inner; /* XML child elements as written (a <driver>'s
+			<iothreads> queue mapping), one per line, or NULL */
 	char *where; /* "vm.xml:12", "argv[7]", "100.conf:5" */
 };
 
@@ -125,6 +127,8 @@ struct adv_disk {
 	char *where;
 	int slot[ADV_SLOT_N];
 	char *proto_prefix; /* "file." for an inline -blockdev child */
+	char *corrected; /* its own lines with every fix applied (the VM's
+			    lines they need are in vm->corrected), or NULL */
 };
 
 /* VM-level items, by role; -1 when absent. */
@@ -154,7 +158,12 @@ struct adv_vm {
 	struct adv_item *items;
 	size_t nitems;
 	int vslot[ADV_VSLOT_N];
+	char *corrected; /* the VM-wide lines the disks' fixes need, each
+			    once (scsihw:, boot:, <iothreads>, -object,
+			    a shared controller); NULL: none */
 };
+
+struct adv_edit;
 
 enum adv_severity { ADV_INFO, ADV_WARNING, ADV_ERROR };
 
@@ -165,6 +174,8 @@ struct adv_finding {
 	long disk; /* -1: the VM as a whole */
 	char *message, *why, *fix;
 	bool fix_is_advice; /* fix is a sentence, not lines to paste */
+	struct adv_edit *edit; /* what it changes, or NULL (advice only) */
+	bool overridden; /* a change of an earlier rule wins over one of its own */
 };
 
 struct adv_report {

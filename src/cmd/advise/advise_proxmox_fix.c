@@ -50,17 +50,39 @@ static bool key_used(const struct adv_vm *vm, const char *key)
 	return false;
 }
 
-/* "order=sata0;ide2;net0" with the disk's key replaced. */
-static char *boot_line(const struct adv_vm *vm, const char *from,
-		       const char *to)
+/* "order=sata0;ide2;net0" with each disk's key replaced. */
+char *adv_pve_boot_fix(const struct adv_vm *vm, const char *const *from,
+		       const char *const *to, size_t n)
 {
-	const char *b = vm_value(vm, ADV_VSLOT_BOOT), *p;
-	size_t n = strlen(from);
+	const char *b = vm_value(vm, ADV_VSLOT_BOOT);
+	char *cur, *line;
+	bool changed = false;
 
-	if (!b || !(p = strstr(b, from)) ||
-	    (p[n] && p[n] != ';' && p[n] != ','))
+	if (!b)
 		return NULL;
-	return xasprintf("boot: %.*s%s%s", (int)(p - b), b, to, p + n);
+	cur = xstrdup(b);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(from[i]);
+		char *p = cur, *next;
+
+		/* a whole key: after '=', ';' or ',' and before ';', ',' or
+		   the end ("ide2" must not match "ide20") */
+		while ((p = strstr(p, from[i])) &&
+		       ((p > cur && p[-1] != '=' && p[-1] != ';' &&
+			 p[-1] != ',') ||
+			(p[len] && p[len] != ';' && p[len] != ',')))
+			p += len;
+		if (!p)
+			continue;
+		next = xasprintf("%.*s%s%s", (int)(p - cur), cur, to[i],
+				 p + len);
+		free(cur);
+		cur = next;
+		changed = true;
+	}
+	line = changed ? xasprintf("boot: %s", cur) : NULL;
+	free(cur);
+	return line;
 }
 
 char *adv_pve_fix(const struct adv_vm *vm, const struct adv_disk *d,
@@ -103,18 +125,22 @@ char *adv_pve_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		   is one per vCPU from machine type 5.2 on. */
 		fixbuf_addf(&out, "machine: %s", vm->q35 ? "q35" : "pc");
 	}
-	if (e->fix_prop > 0 && e->fix_prop <= d->nbadprop) {
-		kvl_del(&kv, d->badprop[e->fix_prop - 1].bad);
+	for (int k = 0; k < d->nbadprop; k++) {
+		if (!(e->fix_props & (1u << k)))
+			continue;
+		kvl_del(&kv, d->badprop[k].bad);
 		changed = true;
 	}
 	if (e->virtio && d->bus == ADV_BUS_SCSI_EMULATED) {
 		need_single = true;
 	} else if (e->virtio) {
-		for (unsigned i = 0; i < 31; i++) {
+		for (unsigned i = 0; !e->target && i < 31; i++) {
 			snprintf(key, sizeof(key), "scsi%u", i);
 			if (!key_used(vm, key))
 				break;
 		}
+		if (e->target)
+			snprintf(key, sizeof(key), "%s", e->target);
 		kvl_del(&kv, "model");
 		kvl_set(&kv, "iothread", "1", KV_STR);
 		changed = need_single = true;
@@ -127,7 +153,9 @@ char *adv_pve_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		free(line);
 	}
 	if (strcmp(key, vm->items[it].head)) {
-		line = boot_line(vm, vm->items[it].head, key);
+		const char *from = vm->items[it].head, *to = key;
+
+		line = adv_pve_boot_fix(vm, &from, &to, 1);
 		if (line)
 			fixbuf_add(&out, line);
 		free(line);

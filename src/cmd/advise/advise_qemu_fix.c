@@ -326,11 +326,11 @@ char *adv_qemu_fix(const struct adv_vm *vm, const struct adv_disk *d,
 	if (e->virtio)
 		edit_virtio(&f);
 	if (e->iothread) {
-		name = adv_new_iothread_name(vm, "iothread");
+		name = adv_new_iothread_name(vm, "iothread", e->iothread_seq);
 		f.object = xasprintf("-object iothread,id=%s", name);
 		edit_iothread(&f, name);
 	}
-	if (e->define_iothread) {
+	if (e->define_iothread && !e->iothread) {
 		char *q = sh_quote(e->define_iothread);
 
 		f.object = xasprintf("-object iothread,id=%s", q);
@@ -345,8 +345,9 @@ char *adv_qemu_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		kvl_set(&f.kv[ADV_SLOT_DEVICE], "queue-size", num, KV_NUM);
 		f.changed[ADV_SLOT_DEVICE] = true;
 	}
-	if (e->fix_prop > 0 && e->fix_prop <= d->nbadprop)
-		edit_prop(&f, &d->badprop[e->fix_prop - 1]);
+	for (int k = 0; k < d->nbadprop; k++)
+		if (e->fix_props & (1u << k))
+			edit_prop(&f, &d->badprop[k]);
 	if (e->drop_scsi && f.have[ADV_SLOT_DEVICE]) {
 		kvl_del(&f.kv[ADV_SLOT_DEVICE], "scsi");
 		f.changed[ADV_SLOT_DEVICE] = true;

@@ -68,11 +68,18 @@ struct rctx {
 static void find(struct rctx *c, const char *rule, const struct adv_edit *e,
 		 char *fix_text, char *message, char *why)
 {
-	char *fix = fix_text ? fix_text : e ? adv_fix(c->vm, c->d, e) : NULL;
+	struct adv_finding *f;
 
+	/* The change is written out by adv_merge_run, together with every
+	   other change of the disk. */
 	adv_report_add_finding(c->r, sev_of(rule), rule, c->vmi, c->di, message,
-			       why, fix ? fix : xstrdup(""));
-	c->r->f[c->r->nf - 1].fix_is_advice = fix_text != NULL;
+			       why, fix_text ? fix_text : xstrdup(""));
+	f = &c->r->f[c->r->nf - 1];
+	f->fix_is_advice = fix_text != NULL;
+	if (e) {
+		f->edit = xmalloc(sizeof(*e));
+		*f->edit = *e;
+	}
 }
 
 static bool libvirt(const struct rctx *c)
@@ -309,7 +316,7 @@ static void bad_property(struct rctx *c, int k)
 {
 	const struct adv_disk *d = c->d;
 	const struct adv_badprop *b = &d->badprop[k];
-	struct adv_edit e = { .fix_prop = k + 1 };
+	struct adv_edit e = { .fix_props = 1u << k };
 
 	if (pve(c)) {
 		find(c, "bad-property", &e, NULL,
@@ -406,7 +413,8 @@ static bool storage_hangs_uring(const struct adv_disk *d, const char **quote)
 static void rule_uring_hang(struct rctx *c)
 {
 	const struct adv_disk *d = c->d;
-	struct adv_edit e = { .aio = d->direct ? "native" : "threads" };
+	struct adv_edit e = { .aio = d->direct ? "native" : "threads",
+			      .aio_fallback = true };
 	const char *quote;
 
 	if (!d->aio || strcmp(d->aio, "io_uring") ||

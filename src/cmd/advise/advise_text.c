@@ -36,7 +36,7 @@ static void wrapped(FILE *f, int indent, const char *label, const char *text)
 }
 
 /* The fix keeps its lines as they are: they are meant to be copied. */
-static void fix_lines(FILE *f, int indent, const char *fix)
+static void fix_lines(FILE *f, int indent, const char *label, const char *fix)
 {
 	const char *p = term_safe_ml(fix);
 	bool first = true;
@@ -44,9 +44,11 @@ static void fix_lines(FILE *f, int indent, const char *fix)
 	while (*p) {
 		size_t n = strcspn(p, "\n");
 
-		fprintf(f, "%*s%s%.*s\n", indent, "", first ? "fix: " : "     ",
+		fprintf(f, "%*s%s%.*s\n", indent, "", first ? label : "",
 			(int)n, p);
 		first = false;
+		indent = indent + (int)strlen(label);
+		label = "";
 		p += n;
 		if (*p)
 			p++;
@@ -120,6 +122,32 @@ static void print_disks(const struct adv_vm *vm, FILE *f)
 	}
 }
 
+/* Every change at once, per disk and for the VM: the lines to paste. */
+static void print_corrected(const struct adv_vm *vm, FILE *f)
+{
+	bool any = vm->corrected != NULL;
+
+	for (size_t i = 0; i < vm->ndisks; i++)
+		any |= vm->disks[i].corrected && vm->disks[i].corrected[0];
+	if (!any)
+		return;
+	fprintf(f, "\n  corrected configuration (every fix above applied):\n");
+	for (size_t i = 0; i < vm->ndisks; i++) {
+		const struct adv_disk *d = &vm->disks[i];
+
+		if (!d->corrected || !d->corrected[0])
+			continue;
+		fprintf(f, "    %s%s%s:\n", d->id ? term_safe(d->id) : "?",
+			d->where ? " at " : "",
+			d->where ? term_safe(d->where) : "");
+		fix_lines(f, 6, "", d->corrected);
+	}
+	if (vm->corrected) {
+		fprintf(f, "    the VM:\n");
+		fix_lines(f, 6, "", vm->corrected);
+	}
+}
+
 static void print_vm(const struct adv_report *r, size_t v, FILE *f)
 {
 	const struct adv_vm *vm = r->vms[v];
@@ -161,10 +189,11 @@ static void print_vm(const struct adv_report *r, size_t v, FILE *f)
 		if (x->fix[0] && x->fix_is_advice)
 			wrapped(f, 10, "fix: ", x->fix);
 		else if (x->fix[0])
-			fix_lines(f, 10, x->fix);
+			fix_lines(f, 10, "fix: ", x->fix);
 	}
 	if (!nf && vm->ndisks)
 		fprintf(f, "\n  no findings\n");
+	print_corrected(vm, f);
 }
 
 static void print_all(const struct advise_render *a, FILE *f)
