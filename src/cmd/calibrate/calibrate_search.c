@@ -92,6 +92,8 @@ static void point_aggregate(const struct cal_search_params *p,
 			hi = pt->s[i].iops;
 		if (pt->s[i].noise > noise)
 			noise = pt->s[i].noise;
+		pt->unbacked |= pt->s[i].unbacked;
+		pt->cache_reads |= pt->s[i].cache_reads;
 	}
 	pt->spread = pt->iops > 0 ? (hi - lo) / pt->iops : 0;
 	pt->noisy = pt->spread > p->tolerance || noise > p->tolerance;

@@ -37,6 +37,9 @@ struct cal_sample {
 	double noise; /* relative spread inside the window, 0 if unknown */
 	double seconds; /* measured time */
 	uint64_t ios;
+	/* Its reads were not the disk's: of a region no disk stored, or
+	 * served from a cache (the truth rules' warnings). */
+	bool unbacked, cache_reads;
 };
 
 #define CAL_MAX_SAMPLES 3
@@ -50,6 +53,7 @@ struct cal_point {
 	double spread; /* (max - min) / median IOPS over the samples */
 	bool noisy; /* spread or in-window noise above the tolerance */
 	bool meets_cap; /* always true when there is no cap */
+	bool unbacked, cache_reads; /* some sample's reads were (above) */
 };
 
 /* True if the point's windows completed reads (its median IOPS is above

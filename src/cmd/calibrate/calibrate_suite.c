@@ -241,6 +241,11 @@ static int measure(void *ctx, unsigned int load, enum cal_stage stage,
 		.load = load,
 		.qd = qd,
 		.threads = threads,
+		.unbacked = warn_has(&res.warnings, "unwritten-reads") ||
+			    warn_has(&res.warnings, "zero-reads") ||
+			    warn_has(&res.warnings, "repeated-reads"),
+		.cache_reads = warn_has(&res.warnings, "page-cache-reads") ||
+			       warn_has(&res.warnings, "below-disk-latency"),
 		.iops = result_iops(&res, DIR_READ),
 		.mbps = result_mbps(&res, DIR_READ),
 		.mean_ns = hist_mean(h),

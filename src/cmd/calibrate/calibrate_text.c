@@ -107,12 +107,25 @@ static void print_curve(const struct cal_search *s, bool capped, FILE *f)
 			snprintf(iops, sizeof(iops), "%.0f", p->iops);
 			snprintf(mbps, sizeof(mbps), "%.1f", p->mbps);
 		}
-		fprintf(f, "%7u %11s %10s %9s %9s %9s %9s %3u %c%c\n", p->load,
-			qt, iops, mbps, fmt_ns(p->mean_ns, mean, sizeof(mean)),
+		fprintf(f, "%7u %11s %10s %9s %9s %9s %9s %3u %c%c%s%s\n",
+			p->load, qt, iops, mbps,
+			fmt_ns(p->mean_ns, mean, sizeof(mean)),
 			fmt_ns(p->p50_ns, p50, sizeof(p50)),
 			fmt_ns(p->p99_ns, p99, sizeof(p99)), p->nsamples, mark,
-			p->noisy ? '~' : ' ');
+			p->noisy ? '~' : ' ', p->cache_reads ? "c" : "",
+			p->unbacked ? "z" : "");
 	}
+}
+
+/* The legend of c and z, when a point of @s carries one. */
+static void print_marks(const struct cal_search *s, FILE *f)
+{
+	for (unsigned int i = 0; i < s->n; i++)
+		if (s->pts[i].cache_reads || s->pts[i].unbacked) {
+			fprintf(f,
+				" c = reads from a cache, z = reads of a region no disk stored: not the disk's (see the warnings)\n");
+			return;
+		}
 }
 
 static void print_small(const struct calibrate_report *rep, FILE *f)
@@ -133,6 +146,7 @@ static void print_small(const struct calibrate_report *rep, FILE *f)
 		"(load = reads in flight = QD x threads; * max_iops, > over the cap, ~ windows disagreed;\n"
 		" n = windows measured, each %.2f s after a %.2f s warm-up; figures are their median)\n",
 		ph->window_s, ph->warmup_s);
+	print_marks(&ph->s, f);
 	if (!k->valid)
 		return;
 	fprintf(f,
@@ -158,6 +172,7 @@ static void print_large(const struct calibrate_report *rep, FILE *f)
 	if (l->n) {
 		fprintf(f, "\nrandom 1 MiB reads, no latency cap:\n");
 		print_curve(l, false, f);
+		print_marks(l, f);
 	}
 	if (p->best >= 0)
 		fprintf(f,
