@@ -4,7 +4,10 @@
 histogram's invariants; a target that is missing, a FIFO, a sparse file;
 label escaping of hostile names; the textfile never written through a
 planted link; --write on the probe's own file (--dir), refused on anything
-else; the own file created safely and removed; usage errors."""
+else; the own file created safely and removed; --from: a real mark result and
+the golden calibrate one as gauges, other documents refused; usage
+errors."""
+import json
 import os
 import shutil
 import stat
@@ -292,6 +295,79 @@ with tmpdir() as d:
     else:
         print("skip the default targets: needs root, losetup, mkfs.ext4")
 
+    # --from: saved results as gauges, checked like every exposition
+    mark_json = os.path.join(d, "mark.json")
+    rc, out, err = run(["mark", "--tests", "RND4K-Q1T1", "--only", "read",
+                        "--runs", "1", "--time", "300ms", "--interval", "0",
+                        "--size", "16M", "--json"], cwd=d, timeout=120)
+    ok(rc == 0, "a small mark run for --from (%s)" % err.strip()[-300:])
+    with open(mark_json, "w") as f:
+        f.write(out)
+    want_iops = json.loads(out)["tests"][0]["read"]["iops"]["mean"]
+    want_mbps = json.loads(out)["tests"][0]["read"]["mbps"]["max"]
+    rc, out, err = run(["probe", "--from", mark_json])
+    ok(rc == 0 and err == "", "--from mark.json: exit 0 (%s)" % err.strip())
+    fams = promtext.parse(out)
+    promtool_ok(out, "--from a mark result")
+    ok(all(fams[n]["type"] == "gauge" and fams[n]["help"] for n in fams),
+       "--from mark: every family a gauge with HELP (%s)" % sorted(fams))
+    iops = promtext.value(fams, "iolab_mark_iops", test="RND4K Q1T1",
+                          dir="read", stat="mean")
+    bps = promtext.value(fams, "iolab_mark_bytes_per_second",
+                         test="RND4K Q1T1", dir="read", stat="max")
+    ok(iops is not None and iops > 0 and abs(iops - want_iops) < 1e-6 and
+       bps is not None and abs(bps - want_mbps * 1e6) < 1,
+       "--from mark: iops %s and bytes/s %s are the file's %s and %s MB/s" %
+       (iops, bps, want_iops, want_mbps))
+    ok(not any(s[1].get("dir") == "write"
+               for s in fams["iolab_mark_iops"]["samples"]) and
+       promtext.value(fams, "iolab_result_info", command="mark") == 1,
+       "--from mark: no write series for a read-only run; result_info")
+    tfdir = os.path.join(d, "tf-from")
+    os.mkdir(tfdir)
+    rc, out2, err = run(["probe", "--from", mark_json, "--textfile", tfdir,
+                         "--textfile-name", "mark.prom"])
+    ok(rc == 0 and out2 == "" and os.listdir(tfdir) == ["mark.prom"] and
+       open(os.path.join(tfdir, "mark.prom")).read() == out,
+       "--from into --textfile DIR/NAME: the same exposition, no temp left")
+    golden = os.path.join(os.path.dirname(__file__), "..", "fixtures",
+                          "golden", "calibrate-vda.json")
+    rc, out, err = run(["probe", "--from", golden])
+    ok(rc == 0, "--from calibrate-vda.json: exit 0 (%s)" % err.strip())
+    fams = promtext.parse(out)
+    promtool_ok(out, "--from a calibrate result")
+    ok(promtext.value(fams, "iolab_calibrate_max_iops",
+                      target="iolab-test.dat") == 70385 and
+       promtext.value(fams, "iolab_calibrate_max_bytes_per_second") ==
+       1266.8e6 and
+       abs(promtext.value(fams, "iolab_calibrate_latency_seconds",
+                          stat="mean") - 0.001816) < 1e-12 and
+       promtext.value(fams, "iolab_calibrate_cap_met") == 1,
+       "--from calibrate: max_iops 70385, 1266.8 MB/s in bytes, 1.816 ms "
+       "in seconds, cap met")
+    other = os.path.join(d, "doctor.json")
+    rc, out, err = run(["doctor", "--json"])
+    with open(other, "w") as f:
+        f.write(out)
+    bad = os.path.join(d, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"schema_version": 1, "tool": {"name": "iolab"')
+    empty = os.path.join(d, "nomark.json")
+    with open(empty, "w") as f:
+        f.write('{"schema_version": 1, "tool": {"name": "iolab", '
+                '"version": "0"}, "command": "mark", "tests": []}')
+    for path, what in [(other, "a doctor document"), (bad, "truncated JSON"),
+                       (empty, "a mark document without tests")]:
+        rc, out, err = run(["probe", "--from", path, "--textfile", tfdir,
+                            "--textfile-name", "refused.prom"])
+        ok(rc == 1 and out == "" and len(err.strip().splitlines()) == 1 and
+           err.startswith("iolab: ") and
+           sorted(os.listdir(tfdir)) == ["mark.prom"],
+           "--from %s: refused in one line, exit 1, nothing written (%s)" %
+           (what, err.strip()))
+    rc, out, err = run(["probe", "--from", d])
+    ok(rc == 2 and out == "", "--from a directory: exit 2 (%s)" % err.strip())
+
     # usage
     for args, what in [(["--once", "--disks", data], "--disks with a TARGET"),
                        (["--once", "--disks", "--dir", d], "--disks with --dir"),
@@ -302,6 +378,8 @@ with tmpdir() as d:
                        (["--once", "--textfile-name", "x.prom", data],
                         "--textfile-name without --textfile"),
 ([data], "no output named"),
+                       (["--from", data, data], "--from with a TARGET"),
+                       (["--from", data, "--once"], "--from with --once"),
                        (["--once", "--listen", ":0", data], "--once with --listen"),
                        (["--once", "--interval", "10ms", data], "--interval below 100ms"),
                        (["--once", "--bs", "1000", data], "--bs not a multiple of 4 KiB"),

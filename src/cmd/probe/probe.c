@@ -26,7 +26,7 @@
 struct probe_cli {
 	uint64_t interval_ns, bs, textfile_ns, doctor_ns;
 	bool once, no_doctor, write, disks, probe_only;
-	const char *textfile, *listen, *dir, *textfile_name;
+	const char *textfile, *listen, *dir, *textfile_name, *from;
 	int npos; /* TARGETs given; the first one in first */
 	const char *first;
 };
@@ -65,6 +65,8 @@ static const struct opt probe_table[] = {
 	  "how often to rewrite the textfile (default 15s)" },
 	{ "listen", 'l', OPT_STRING, "ADDR:PORT", OFF(listen),
 	  "serve GET /metrics over HTTP; :PORT binds 127.0.0.1 (port 0: any free one)" },
+	{ "from", 0, OPT_STRING, "FILE", OFF(from),
+	  "no probing: a saved calibrate or mark --json result as gauges, on stdout or into --textfile once" },
 	{ .kind = OPT_GROUP },
 };
 
@@ -79,8 +81,9 @@ static const struct opt_cmd probe_cmd = {
 		"kernel's disk counters; doctor's disk facts and findings as labels.",
 	.opts = probe_table,
 	.footer =
-		"Exit: 0 ok, 1 usage, 2 environment (cannot listen, no disk, cannot make\n"
-		"its file), 3 cannot write --textfile, 130/143 interrupted.\n",
+		"Exit: 0 ok, 1 usage (also a --from FILE that is not a calibrate or mark\n"
+		"result), 2 environment (cannot listen, no disk, cannot make its file, an\n"
+		"unreadable --from FILE), 3 cannot write --textfile, 130/143 interrupted.\n",
 	.max_positional = MAX_TARGETS,
 };
 
@@ -170,6 +173,17 @@ static bool check_opts(struct probe_cli *o, struct err *err)
 	if (!o->no_doctor && o->doctor_ns < 10000000000ull)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--doctor-interval must be at least 10s");
+	if (o->from &&
+	    (o->once || o->listen || o->disks || o->dir || o->write || o->npos))
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--from FILE only turns a saved result into gauges, once: give no TARGET and none of --once, --listen, --disks, --dir, --write with it");
+	if (o->textfile_name && !o->textfile)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--textfile-name names a file in --textfile DIR: give both");
+	if (o->from)
+		return true;
 	if (o->once && o->listen)
 		return err_set(
 			err, EXIT_USAGE, 0,
@@ -186,15 +200,31 @@ static bool check_opts(struct probe_cli *o, struct err *err)
 			o->disks ? "--disks probes block devices" : o->first,
 			o->disks ? "" : " is not one",
 			o->disks ? "--disks" : "the TARGETs");
-	if (o->textfile_name && !o->textfile)
-		return err_set(
-			err, EXIT_USAGE, 0,
-			"--textfile-name names a file in --textfile DIR: give both");
 	if (!o->once && !o->textfile && !o->listen)
 		return err_set(
 			err, EXIT_USAGE, 0,
 			"say where the metrics go: --once (stdout), --textfile DIR or --listen ADDR:PORT");
 	return true;
+}
+
+/* --from FILE: the result's gauges, once, where --textfile says or stdout. */
+static bool from_file(const struct probe_cli *o, struct probe_textfile *tf,
+		      struct err *err)
+{
+	size_t len = 0;
+	char *buf = probe_from_render(o->from, &len, err);
+	bool ok;
+
+	if (!buf)
+		return false;
+	if (o->textfile)
+		ok = probe_textfile_write(tf, buf, len, err);
+	else
+		ok = (fwrite(buf, 1, len, stdout) == len && !fflush(stdout)) ||
+		     err_set(err, EXIT_IO, errno,
+			     "cannot write the metrics: %s", strerror(errno));
+	free(buf);
+	return ok;
 }
 
 static void refresh_doctor(struct probe *p)
@@ -362,6 +392,10 @@ int cmd_probe(int argc, char **argv)
 		    &tf, o.textfile,
 		    o.textfile_name ? o.textfile_name : "iolab.prom", &err))
 		goto out;
+	if (o.from) {
+		(void)from_file(&o, &tf, &err);
+		goto out;
+	}
 	p.t = xcalloc(npaths + MAX_TARGETS, sizeof(*p.t));
 	for (size_t i = 0; i < npaths; i++)
 		p.t[p.nt++].path = paths[i];

@@ -110,6 +110,12 @@ void prom_label_value(FILE *f, const char *s);
 /* The HELP and TYPE lines of a family. */
 void prom_family(FILE *f, const char *name, const char *type, const char *help);
 
+/*
+ * probe_from.c: --from FILE, a calibrate or mark --json result as gauges,
+ * in a new buffer (length in *@len); NULL and @err if refused.
+ */
+char *probe_from_render(const char *path, size_t *len, struct err *err);
+
 /* probe_diskstats.c: /proc/diskstats of the whole disks into @f. */
 void probe_diskstats(FILE *f);
 
