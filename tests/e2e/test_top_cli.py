@@ -5,6 +5,7 @@ sample, batch frames, Ctrl-C, the disks listed against /sys/block, and
 no block device ever open in the process."""
 import json
 import os
+import select
 import re
 import shutil
 import signal
@@ -172,10 +173,12 @@ def terminal():
             # machine the first frame may take seconds.
             deadline = time.time() + 15
             while time.time() < deadline and b"\033[H\033[J" not in out:
+                if not select.select([fd], [], [], 0.1)[0]:
+                    continue
                 try:
                     out += os.read(fd, 65536)
                 except OSError:
-                    time.sleep(0.05)
+                    break
             mode = termios.tcgetattr(fd)[3]
             ok(not mode & termios.ICANON and not mode & termios.ECHO,
                "on a terminal: keys read one by one, not echoed")
