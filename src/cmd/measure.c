@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The measuring commands' one path from flags to exit code; see measure.h. */
 
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "common.h"
 #include "measure.h"
 #include "../util/err.h"
@@ -9,6 +13,28 @@
 static enum measure_format format_of(const struct measure_flags *f)
 {
 	return f->json ? MEASURE_JSON : f->csv ? MEASURE_CSV : MEASURE_TEXT;
+}
+
+/* A directory as TARGET: iolab's own test file inside it. */
+static bool dir_target(struct measure *m, struct err *err)
+{
+	struct stat st;
+	size_t n;
+
+	if (!m->st.npositional || stat(m->req.path, &st) ||
+	    !S_ISDIR(st.st_mode))
+		return true;
+	n = strlen(m->req.path);
+	while (n > 1 && m->req.path[n - 1] == '/')
+		n--;
+	if ((size_t)snprintf(m->dir_target, sizeof(m->dir_target), "%.*s/%s",
+			     (int)n, m->req.path,
+			     CLI_DEFAULT_TARGET) >= sizeof(m->dir_target))
+		return err_set(err, EXIT_USAGE, 0,
+			       "the directory %.200s... is too long a path",
+			       m->req.path);
+	m->req.path = m->dir_target;
+	return true;
 }
 
 int measure_main(const struct measure_cmd *cmd, void *self, void *opts,
@@ -37,6 +63,8 @@ int measure_main(const struct measure_cmd *cmd, void *self, void *opts,
 		goto out;
 	}
 	m.req.path = m.st.npositional ? m.st.positional[0] : CLI_DEFAULT_TARGET;
+	if (!dir_target(&m, &err))
+		goto out;
 	m.req.size = flags->size;
 	m.req.create_size = 1ull << 30;
 	m.req.offset = flags->offset;

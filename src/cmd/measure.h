@@ -51,6 +51,9 @@ struct measure {
 	 * and fill.
 	 */
 	struct target_req req;
+	/* TARGET named a directory: the test file inside it, as fio, ioping
+	 * and CrystalDiskMark take a directory. */
+	char dir_target[4096];
 	struct target t; /* prepared before run */
 	struct warnings warnings; /* the target's; run adds the result's */
 };

@@ -6,7 +6,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from iolabtest import ok, run, done, tmpdir, files_like  # noqa: E402
+from iolabtest import ok, run, run_json, done, tmpdir, files_like  # noqa: E402,E501
 
 Q = ["--no-progress"]
 
@@ -40,7 +40,14 @@ with tmpdir() as d:
             "cache.direct=on", "native + writeback refused like QEMU")
     refused(["run", f, "--percentiles", "50,101"], 1, "--percentiles",
             "percentile above 100")
-    refused(["run", d], 1, "not a regular file", "a directory")
+    # A directory, as fio, ioping and CrystalDiskMark take it: the test
+    # file goes inside it, and is removed after.
+    doc = run_json(["run", d, "--size", "8M", "--runtime", "200ms",
+                    "--no-progress"])
+    ok(doc and doc["environment"]["target"] ==
+       os.path.join(d, "iolab-test.dat") and
+       not os.path.exists(os.path.join(d, "iolab-test.dat")),
+       "a directory: the test file inside it, removed after")
     refused(["run", "/dev/null"], 1, "not a regular file",
             "a character device")
     refused(["run", "/nonexistent-dir/x.dat", "--size", "1M"], 1,
