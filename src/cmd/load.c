@@ -8,6 +8,7 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include "adapters.h"
@@ -43,6 +44,21 @@ static char *label_of(const char *path)
 	return label;
 }
 
+/* "2026-12-02T01:31:00Z" as a time, 0 if absent or not that form. */
+static time_t doc_time(const char *s)
+{
+	struct tm tm;
+	const char *end;
+
+	if (!s)
+		return 0;
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!end || *end)
+		return 0;
+	return timegm(&tm);
+}
+
 /* Map a checked document with its command's adapter; frees @jd. */
 static struct rdoc *rdoc_adapt(struct jr_doc *jd, const char *path,
 			       struct err *err)
@@ -58,7 +74,10 @@ static struct rdoc *rdoc_adapt(struct jr_doc *jd, const char *path,
 		d->path = xstrdup(path);
 		d->label = label_of(path);
 		d->tool_version = xstrdup(jr_tool_version(jd));
-		if (strcmp(path, "-") && !stat(path, &st))
+		/* When the document says when it was written, that: a
+		 * copy's mtime is the copy's. */
+		d->mtime = doc_time(jr_str(jr_root(jd), "time_utc"));
+		if (!d->mtime && strcmp(path, "-") && !stat(path, &st))
 			d->mtime = st.st_mtime;
 		rdoc_set(d, RS_ENV, "iolab_version", "iolab version",
 			 d->tool_version);

@@ -6,12 +6,34 @@
 #include <math.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "json_util.h"
 #include "../core/plausible.h"
 #include "../core/target.h"
 #include "../util/clock.h"
 #include "../util/err.h"
+
+/* When and where the document was written: a copied file keeps both,
+ * which its mtime does not. */
+static void jdoc_when_where(json_t *doc)
+{
+	char when[32] = "", host[256] = "";
+	time_t now = time(NULL);
+	json_t *h;
+	struct tm tm;
+
+	if (gmtime_r(&now, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_set_new(doc, "time_utc",
+			    when[0] ? json_string(when) : json_null());
+	if (gethostname(host, sizeof(host) - 1))
+		host[0] = '\0';
+	/* jansson refuses invalid UTF-8 (NULL): a host name is not trusted. */
+	h = host[0] ? json_string(host) : NULL;
+	json_object_set_new(doc, "host", h ? h : json_null());
+}
 
 json_t *jdoc_new(const char *command, int argc, char *const *argv)
 {
@@ -22,6 +44,7 @@ json_t *jdoc_new(const char *command, int argc, char *const *argv)
 	json_object_set_new(doc, "tool",
 			    json_pack("{s:s, s:s}", "name", "iolab", "version",
 				      IOLAB_VERSION));
+	jdoc_when_where(doc);
 	json_object_set_new(doc, "command", json_string(command));
 	for (int i = 0; i < argc; i++)
 		json_array_append_new(av, json_string(argv[i]));

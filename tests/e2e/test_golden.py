@@ -30,6 +30,9 @@ def exact(text):
     # The binary's path and version are the build's, not the output's.
     text = text.replace(json.dumps(IOLAB)[1:-1], "iolab")
     text = re.sub(r'("version": ")[^"]*(")', r"\1V\2", text)
+    # When and where a document was written are the run's.
+    text = re.sub(r'("time_utc": )"[^"]*"', r'\1"T"', text)
+    text = re.sub(r'("host": )("[^"]*"|null)', r'\1"H"', text)
     # a document's file time is the checkout's
     text = re.sub(r"written \d{4}-\d\d-\d\d \d\d:\d\d UTC", "written DATE", text)
     return re.sub(r"generated \d{4}-\d\d-\d\d \d\d:\d\d UTC by iolab \S+",
