@@ -96,6 +96,13 @@ const char *cache_name(enum cache_mode c)
 	return cache_names[c];
 }
 
+const char *cache_words(enum cache_mode c)
+{
+	if (cache_direct(c))
+		return cache_dsync(c) ? "O_DIRECT, O_DSYNC" : "O_DIRECT";
+	return cache_dsync(c) ? "page cache, O_DSYNC" : "page cache";
+}
+
 const char *cache_risk(enum cache_mode c)
 {
 	switch (c) {

@@ -81,6 +81,8 @@ bool cache_direct(enum cache_mode c); /* O_DIRECT */
 bool cache_dsync(enum cache_mode c); /* writes durable at completion */
 bool cache_no_flush(enum cache_mode c); /* flushes dropped */
 const char *cache_name(enum cache_mode c);
+/* How the target is opened, in words: "O_DIRECT", "page cache, O_DSYNC". */
+const char *cache_words(enum cache_mode c);
 /* What the cache mode risks on host power loss, one short phrase. */
 const char *cache_risk(enum cache_mode c);
 extern const char *const cache_names[];

@@ -5,6 +5,17 @@
 
 #include "result.h"
 
+const char *const suite_dir_names[] = { "read", "write", "mix", NULL };
+const char *const suite_dir_labels[] = { "Read", "Write", "Mix", NULL };
+
+const char *result_dir_name(int dir)
+{
+	static const char *const names[DIR_COUNT] = { "read", "write",
+						      "flush" };
+
+	return dir >= 0 && dir < DIR_COUNT ? names[dir] : "?";
+}
+
 double result_iops(const struct run_result *r, int dir)
 {
 	return r->elapsed_s > 0 ? (double)r->dir[dir].ios / r->elapsed_s : 0;

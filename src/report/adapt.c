@@ -7,14 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/result.h"
 #include "adapt.h"
 #include "json_read.h"
 #include "../util/err.h"
 #include "../util/parse.h"
 #include "../util/xmem.h"
-
-const char *const adapt_dirs[] = { "read", "write", "mix", NULL };
-const char *const adapt_dir_labels[] = { "Read", "Write", "Mix", NULL };
 
 /* iolab writes a handful; more is a crafted file (warn_add is linear). */
 #define ADAPT_MAX_WARNINGS 256

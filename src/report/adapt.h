@@ -103,8 +103,4 @@ void adapt_fix(struct rdoc *d, const struct jr_node *fix);
 /* Findings counted per severity as figures ("critical 2 -> 0"). */
 void adapt_finding_counts(struct rdoc *d, const char *const *severities);
 
-/* The test directions mark writes, in table order. */
-extern const char *const adapt_dirs[]; /* "read", "write", "mix", NULL */
-extern const char *const adapt_dir_labels[]; /* "Read", "Write", "Mix" */
-
 #endif

@@ -4,6 +4,7 @@
  * (latency in ms with decimals instead of Oracle's whole milliseconds),
  * then the curves, the knee and the reading.
  */
+#include <limits.h>
 #include <signal.h>
 #include <string.h>
 
@@ -18,25 +19,16 @@ static const char *const stage_names[] = { "ramp", "bisection",
 static void print_target(const struct calibrate_report *rep, FILE *f)
 {
 	const struct target *t = rep->target;
-	const struct target_env *e = &t->env;
 	const struct cal_opts *o = rep->opts;
 	const struct cal_result *r = rep->res;
-	char sz[32];
+	char tgt[PATH_MAX + 256];
 
-	fprintf(f, "target %s (%s%s", t->path,
-		t->is_bdev ? "block device, " :
-			     (t->created ? "test file, " : "file, "),
-		fmt_size(t->region_len, sz, sizeof(sz)));
-	if (e->fs_type[0])
-		fprintf(f, " on %s", e->fs_type);
-	if (e->device[0])
-		fprintf(f, ", %s%s%s", e->device, e->driver[0] ? " via " : "",
-			e->driver);
-	fprintf(f, "), read only\n");
-	fprintf(f, "engine %s%s%s%s, cache=%s%s\n", engine_name(o->engine),
+	fprintf(f, "target %s, read only\n",
+		target_describe(t, tgt, sizeof(tgt)));
+	fprintf(f, "engine %s%s%s%s, cache=%s (%s)\n", engine_name(o->engine),
 		r->engine_features[0] ? " (" : "", r->engine_features,
 		r->engine_features[0] ? ")" : "", cache_name(o->cache),
-		cache_direct(o->cache) ? " (O_DIRECT)" : " (page cache)");
+		cache_words(o->cache));
 	fprintf(f, "disks %u (%s): load up to %u small, %u large\n", r->disks,
 		r->disks_source, r->max_small_load, r->max_large_load);
 }

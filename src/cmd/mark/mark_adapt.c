@@ -14,6 +14,7 @@
 #include "../adapters.h"
 #include "../../report/adapt.h"
 #include "../../report/json_read.h"
+#include "../../core/result.h"
 #include "../../util/err.h"
 #include "../../util/xmem.h"
 
@@ -153,22 +154,23 @@ bool adapt_mark(struct rdoc *d, const struct jr_node *root, struct err *err)
 
 		if (test_subtitle(tt, sub, sizeof(sub)))
 			bars->subtitle = xstrdup(sub);
-		for (int k = 0; adapt_dirs[k]; k++) {
-			const struct jr_node *dir = jr_get(tt, adapt_dirs[k]);
+		for (int k = 0; suite_dir_names[k]; k++) {
+			const struct jr_node *dir =
+				jr_get(tt, suite_dir_names[k]);
 
 			if (!dir)
 				continue;
-			rbars_add(bars, adapt_dir_labels[k],
+			rbars_add(bars, suite_dir_labels[k],
 				  adapt_stat(dir, "mbps", "max"),
 				  adapt_stat(dir, "mbps", "min"),
 				  adapt_stat(dir, "mbps", "max"),
 				  adapt_stat(dir, "mbps", "mean"),
 				  dir_note(dir, note, sizeof(note)), NULL);
-			adapt_dir_warnings(d, name, adapt_dirs[k], dir);
+			adapt_dir_warnings(d, name, suite_dir_names[k], dir);
 			snprintf(key, sizeof(key), "%s/%s", name,
-				 adapt_dirs[k]);
+				 suite_dir_names[k]);
 			snprintf(group, sizeof(group), "%s %s", name,
-				 adapt_dirs[k]);
+				 suite_dir_names[k]);
 			adapt_test_dir_figs(d, key, group, dir, RF_CHART);
 		}
 	}
@@ -178,10 +180,10 @@ bool adapt_mark(struct rdoc *d, const struct jr_node *root, struct err *err)
 		char nbuf[64];
 		const char *name = adapt_test_name(tt, nbuf, sizeof(nbuf));
 
-		for (int k = 0; adapt_dirs[k]; k++)
-			if (jr_get(tt, adapt_dirs[k]))
-				mark_table_row(t, name, adapt_dir_labels[k],
-					       jr_get(tt, adapt_dirs[k]));
+		for (int k = 0; suite_dir_names[k]; k++)
+			if (jr_get(tt, suite_dir_names[k]))
+				mark_table_row(t, name, suite_dir_labels[k],
+					       jr_get(tt, suite_dir_names[k]));
 	}
 	return true;
 }

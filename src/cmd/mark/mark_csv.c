@@ -41,7 +41,7 @@ void mark_row_init(struct mark_row *row, const struct mark_test *t,
 	row->bs = t->bs;
 	row->qd = t->qd;
 	row->threads = t->threads;
-	row->dir = mark_dir_names[d];
+	row->dir = suite_dir_names[d];
 	for (int k = 0; k < 4; k++)
 		row->mbps[k] = row->iops[k] = NAN;
 	for (int k = 0; k < 5; k++)

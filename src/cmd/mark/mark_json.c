@@ -33,7 +33,7 @@ json_t *jmark_options(const struct mark_spec *s)
 	for (int d = 0; d < MARK_DIRS; d++)
 		if (s->dir[d])
 			json_array_append_new(dirs,
-					      json_string(mark_dir_names[d]));
+					      json_string(suite_dir_names[d]));
 	json_object_set_new(o, "directions", dirs);
 	json_object_set_new(o, "mix_read_pct", json_integer(s->mix_read_pct));
 	json_object_set_new(o, "runs", json_integer(s->runs));
@@ -156,7 +156,7 @@ json_t *jmark_tests(const struct mark_result *r)
 		json_object_set_new(o, "qd", json_integer(t->qd));
 		json_object_set_new(o, "threads", json_integer(t->threads));
 		for (int d = 0; d < MARK_DIRS; d++)
-			json_object_set_new(o, mark_dir_names[d],
+			json_object_set_new(o, suite_dir_names[d],
 					    s->dir[d] ?
 						    jcell(r, &r->cell[i][d],
 							  (enum mark_dir)d) :

@@ -3,6 +3,7 @@
  * `iolab mark` as a table a person reads at a glance: tests as rows, read
  * and write side by side, the spread over runs below, units in headers.
  */
+#include <limits.h>
 #include <signal.h>
 #include <string.h>
 
@@ -44,30 +45,6 @@ const char *mark_procedure_text(const struct mark_spec *s, char *buf,
 		 s->interval_ns ? fmt_duration(s->interval_ns, iv, sizeof(iv)) :
 				  "no pause");
 	return buf;
-}
-
-void mark_text_target(const struct target *t, FILE *f)
-{
-	const struct target_env *e = &t->env;
-	char sz[32];
-
-	fprintf(f, "target %s (%s%s", t->path,
-		t->is_bdev ? "block device, " :
-			     (t->created ? "test file, " : "file, "),
-		fmt_size(t->region_len, sz, sizeof(sz)));
-	if (e->fs_type[0])
-		fprintf(f, " on %s", e->fs_type);
-	if (e->device[0])
-		fprintf(f, ", %s%s%s", e->device, e->driver[0] ? " via " : "",
-			e->driver);
-	fprintf(f, ")\n");
-}
-
-const char *mark_cache_words(enum cache_mode c)
-{
-	if (cache_direct(c))
-		return cache_dsync(c) ? "O_DIRECT, O_DSYNC" : "O_DIRECT";
-	return cache_dsync(c) ? "page cache, O_DSYNC" : "page cache";
 }
 
 const char *mark_fmt_took(double s, char *buf, size_t len)
@@ -225,7 +202,7 @@ static void print_spread(const struct mark_result *r, FILE *f)
 				nw,
 				mark_test_name(&s->tests[i], name,
 					       sizeof(name)),
-				mark_dir_names[d], c->mbps.max, c->mbps.mean,
+				suite_dir_names[d], c->mbps.max, c->mbps.mean,
 				c->mbps.min, c->mbps.stddev, cv, c->scored);
 		}
 	}
@@ -247,7 +224,7 @@ static void print_cell_warnings(const struct mark_result *r, FILE *f, bool *any)
 				fprintf(f, "  ! %s %s: %s\n",
 					mark_test_name(&s->tests[i], name,
 						       sizeof(name)),
-					mark_dir_names[d], w->v[k].msg);
+					suite_dir_names[d], w->v[k].msg);
 			}
 		}
 	}
@@ -295,17 +272,18 @@ void mark_text_print(const struct mark_report *rep, FILE *f)
 	const struct mark_result *r = rep->res;
 	const struct mark_spec *s = &r->spec;
 	const struct job_spec *b = &s->base;
-	char title[256], proc[128], took[32], marks[4];
+	char title[256], proc[128], took[32], marks[4], tgt[PATH_MAX + 256];
 	struct warnings all = { 0 };
 	bool any = false;
 
 	fprintf(f, "iolab mark: %s\n",
 		mark_suite_title(s, title, sizeof(title)));
-	mark_text_target(rep->target, f);
+	fprintf(f, "target %s\n",
+		target_describe(rep->target, tgt, sizeof(tgt)));
 	fprintf(f, "engine %s%s%s%s, cache=%s (%s)\n", engine_name(b->engine),
 		r->engine_features[0] ? " (" : "", r->engine_features,
 		r->engine_features[0] ? ")" : "", cache_name(b->cache),
-		mark_cache_words(b->cache));
+		cache_words(b->cache));
 	fprintf(f, "%s; took %s", mark_procedure_text(s, proc, sizeof(proc)),
 		mark_fmt_took(r->elapsed_s, took, sizeof(took)));
 	if (r->partial)

@@ -8,11 +8,10 @@
 #include "../adapters.h"
 #include "../../report/adapt.h"
 #include "../../report/json_read.h"
+#include "../../core/result.h"
 #include "../../util/err.h"
 #include "../../util/parse.h"
 #include "../../util/xmem.h"
-
-static const char *const run_dirs[] = { "read", "write", "flush" };
 
 /* Percentiles shown as figures when the document has them. */
 static const struct {
@@ -69,8 +68,8 @@ static void run_pct_chart(struct rdoc *d, const struct jr_node *job,
 	struct rline *l = NULL;
 
 	for (int k = 0; k < 3; k++) {
-		const struct jr_node *ps =
-			jr_get(jr_get(job, run_dirs[k]), "lat_ns.percentiles");
+		const struct jr_node *ps = jr_get(
+			jr_get(job, result_dir_name(k)), "lat_ns.percentiles");
 		size_t n = jr_len(ps), m = 0;
 		double *x, *y;
 
@@ -87,7 +86,7 @@ static void run_pct_chart(struct rdoc *d, const struct jr_node *job,
 				l = rdoc_line(d, "latency", title, "percentile",
 					      RU_PCT, RSC_NINES, "latency",
 					      RU_NS, RSC_LOG);
-			rline_series(l, run_dirs[k], 0, k == 2, m, x, y);
+			rline_series(l, result_dir_name(k), 0, k == 2, m, x, y);
 		}
 		free(x);
 		free(y);
@@ -148,7 +147,7 @@ static void run_summary_table(struct rdoc *d, const struct jr_node *job,
 	struct rtable *t = rdoc_table(d, "table", title, 9, head);
 
 	for (int k = 0; k < 3; k++) {
-		const struct jr_node *dir = jr_get(job, run_dirs[k]);
+		const struct jr_node *dir = jr_get(job, result_dir_name(k));
 		const struct jr_node *lat = jr_get(dir, "lat_ns");
 		char c[9][48];
 		const char *row[9];
@@ -156,7 +155,7 @@ static void run_summary_table(struct rdoc *d, const struct jr_node *job,
 
 		if (!dir || (k == 2 && jr_numd(dir, "count", 0) <= 0))
 			continue;
-		snprintf(c[0], sizeof(c[0]), "%s", run_dirs[k]);
+		snprintf(c[0], sizeof(c[0]), "%s", result_dir_name(k));
 		if (k == 2) {
 			snprintf(c[1], sizeof(c[1]), "%.0f flushes",
 				 jr_numd(dir, "count", 0));
@@ -218,16 +217,16 @@ static void run_job(struct rdoc *d, const struct jr_node *job, size_t num)
 		snprintf(gp, sizeof(gp), "job %zu ", num);
 	}
 	for (int k = 0; k < 3; k++) {
-		const struct jr_node *dir = jr_get(job, run_dirs[k]);
+		const struct jr_node *dir = jr_get(job, result_dir_name(k));
 
 		if (!dir || (k == 2 && jr_numd(dir, "count", 0) <= 0))
 			continue;
-		snprintf(key, sizeof(key), "%s%s/", prefix, run_dirs[k]);
-		snprintf(group, sizeof(group), "%s%s", gp, run_dirs[k]);
+		snprintf(key, sizeof(key), "%s%s/", prefix, result_dir_name(k));
+		snprintf(group, sizeof(group), "%s%s", gp, result_dir_name(k));
 		run_dir_figs(d, key, group, dir, k == 2);
 		if (k < 2) {
 			/* compare's noise: the job's own seconds. */
-			const char *one[] = { run_dirs[k], NULL };
+			const char *one[] = { result_dir_name(k), NULL };
 			char ki[128], km[128];
 
 			snprintf(ki, sizeof(ki), "%siops", key);

@@ -11,8 +11,6 @@
 #include "../../report/csv.h"
 #include "run_report.h"
 
-static const char *const dir_names[] = { "read", "write", "flush" };
-
 static void header(struct csv *w, const struct job_spec *j)
 {
 	static const char *const cols[] = {
@@ -49,7 +47,7 @@ static void row(struct csv *w, const struct run_result *r, int d)
 	csv_num(w, (double)j->bs);
 	csv_num(w, j->qd);
 	csv_num(w, j->threads);
-	csv_str(w, dir_names[d]);
+	csv_str(w, result_dir_name(d));
 	csv_num(w, (double)r->dir[d].ios);
 	if (d == DIR_FLUSH) {
 		/* A flush moves no data of its own. */

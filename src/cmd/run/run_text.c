@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `iolab run` as a table a person reads at a glance. */
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
@@ -30,8 +31,6 @@ void text_warnings(const struct warnings *w, FILE *f)
 		fprintf(f, "  ! %s\n", term_safe(w->v[i].msg));
 }
 
-static const char *const dir_names[] = { "read", "write", "flush" };
-
 static void print_dir_row(const struct run_result *r, int d, FILE *f)
 {
 	const struct hist *h = &r->dir[d].lat;
@@ -54,11 +53,12 @@ static void print_dir_row(const struct run_result *r, int d, FILE *f)
 		/* Nothing completed: no figure, and not a 0. */
 		fprintf(f,
 			"%-6s %10s %9s %9s %9s %9s %9s %9s %9s  (no I/O completed)\n",
-			dir_names[d], "-", "-", "-", "-", "-", "-", "-", "-");
+			result_dir_name(d), "-", "-", "-", "-", "-", "-", "-",
+			"-");
 		return;
 	}
 	fprintf(f, "%-6s %10.0f %9.2f %9.2f %9s %9s %9s %9s %9s\n",
-		dir_names[d], result_iops(r, d), result_mbps(r, d),
+		result_dir_name(d), result_iops(r, d), result_mbps(r, d),
 		result_mibps(r, d), fmt_ns(hist_mean(h), mean, sizeof(mean)),
 		fmt_ns((double)hist_percentile(h, 50), p50, sizeof(p50)),
 		fmt_ns((double)hist_percentile(h, 99), p99, sizeof(p99)),
@@ -75,7 +75,7 @@ static void print_percentiles(const struct run_result *r, int d, FILE *f)
 		return;
 	hist_percentiles(&r->dir[d].lat, j->percentiles, j->npercentiles, v);
 	fprintf(f, "\n%s latency percentiles (min %s, stddev %s):\n",
-		dir_names[d],
+		result_dir_name(d),
 		fmt_ns((double)r->dir[d].lat.min, (char[16]){ 0 }, 16),
 		fmt_ns(hist_stddev(&r->dir[d].lat), (char[16]){ 0 }, 16));
 	for (int i = 0; i < j->npercentiles; i++) {
@@ -93,27 +93,13 @@ void run_text_print(const struct run_report *rep, FILE *f)
 	const struct run_result *r = rep->res;
 	const struct job_spec *j = &r->spec;
 	const struct target *t = rep->target;
-	const struct target_env *e = &t->env;
-	char title[96], sz[32], ramp[32], wait[32];
+	char title[96], tgt[PATH_MAX + 256], ramp[32], wait[32];
 
-	fprintf(f, "%s  engine %s (%s)  cache=%s%s\n",
+	fprintf(f, "%s  engine %s (%s)  cache=%s (%s)\n",
 		text_job_title(j, title, sizeof(title)), engine_name(j->engine),
 		r->engine_features, cache_name(j->cache),
-		cache_direct(j->cache) ?
-			(cache_dsync(j->cache) ? " (O_DIRECT, O_DSYNC)" :
-						 " (O_DIRECT)") :
-			(cache_dsync(j->cache) ? " (page cache, O_DSYNC)" :
-						 " (page cache)"));
-	fprintf(f, "target %s (%s%s", t->path,
-		t->is_bdev ? "block device, " :
-			     (t->created ? "test file, " : "file, "),
-		fmt_size(t->region_len, sz, sizeof(sz)));
-	if (e->fs_type[0])
-		fprintf(f, " on %s", e->fs_type);
-	if (e->device[0])
-		fprintf(f, ", %s%s%s%s", e->device, e->driver[0] ? " via " : "",
-			e->driver, e->model[0] ? "" : "");
-	fprintf(f, ")\n");
+		cache_words(j->cache));
+	fprintf(f, "target %s\n", target_describe(t, tgt, sizeof(tgt)));
 	fprintf(f, "measured %.2f s", r->elapsed_s);
 	if (j->ramp_ns)
 		fprintf(f, " after %s warm-up",
@@ -144,7 +130,7 @@ void run_text_print(const struct run_report *rep, FILE *f)
 	if (r->errors)
 		fprintf(f,
 			"\nI/O ERROR: %s of %u bytes at offset %llu failed: %s (%llu failed I/Os); the run stopped there\n",
-			dir_names[r->first_err_op],
+			result_dir_name(r->first_err_op),
 			r->first_err_op == IO_FLUSH ? 0 : (unsigned int)j->bs,
 			(unsigned long long)r->first_err_off,
 			r->first_errno ? strerror(r->first_errno) :
