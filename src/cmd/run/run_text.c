@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "run_figs.h"
 #include "run_report.h"
 #include "../../core/target.h"
 #include "../../util/parse.h"
@@ -31,39 +32,43 @@ void text_warnings(const struct warnings *w, FILE *f)
 		fprintf(f, "  ! %s\n", term_safe(w->v[i].msg));
 }
 
+/* The table's header: one column per figure with a heading. */
+static void print_head(FILE *f)
+{
+	fprintf(f, "%-6s", "");
+	for (const struct run_fig *g = run_dir_figs; g->key; g++)
+		if (g->head)
+			fprintf(f, " %*s", g->width, g->head);
+	fprintf(f, "\n");
+}
+
+static void print_cell(const struct run_fig *g, double v, FILE *f)
+{
+	char buf[32];
+
+	if (isnan(v))
+		fprintf(f, " %*s", g->width, "-");
+	else if (g->unit == RU_NS)
+		fprintf(f, " %*s", g->width, fmt_ns(v, buf, sizeof(buf)));
+	else
+		fprintf(f, " %*.*f", g->width, g->prec, v);
+}
+
 static void print_dir_row(const struct run_result *r, int d, FILE *f)
 {
-	const struct hist *h = &r->dir[d].lat;
-	char mean[16], p50[16], p99[16], p999[16], max[16];
+	/* Nothing completed: no figure, and not a 0. */
+	bool none = d != DIR_FLUSH && (!r->dir[d].ios || r->elapsed_s <= 0);
 
-	if (d == DIR_FLUSH) {
-		fprintf(f, "%-6s %10llu %9s %9s %9s %9s %9s %9s %9s\n", "flush",
-			(unsigned long long)r->dir[d].ios, "-", "-",
-			fmt_ns(hist_mean(h), mean, sizeof(mean)),
-			fmt_ns((double)hist_percentile(h, 50), p50,
-			       sizeof(p50)),
-			fmt_ns((double)hist_percentile(h, 99), p99,
-			       sizeof(p99)),
-			fmt_ns((double)hist_percentile(h, 99.9), p999,
-			       sizeof(p999)),
-			fmt_ns((double)h->max, max, sizeof(max)));
-		return;
+	fprintf(f, "%-6s", result_dir_name(d));
+	for (const struct run_fig *g = run_dir_figs; g->key; g++) {
+		if (!g->head)
+			continue;
+		if (d == DIR_FLUSH && (g->scope & RUN_FIG_COUNT_COL))
+			print_cell(g, (double)r->dir[d].ios, f);
+		else
+			print_cell(g, none ? NAN : run_fig_value(g, r, d), f);
 	}
-	if (!r->dir[d].ios || r->elapsed_s <= 0) {
-		/* Nothing completed: no figure, and not a 0. */
-		fprintf(f,
-			"%-6s %10s %9s %9s %9s %9s %9s %9s %9s  (no I/O completed)\n",
-			result_dir_name(d), "-", "-", "-", "-", "-", "-", "-",
-			"-");
-		return;
-	}
-	fprintf(f, "%-6s %10.0f %9.2f %9.2f %9s %9s %9s %9s %9s\n",
-		result_dir_name(d), result_iops(r, d), result_mbps(r, d),
-		result_mibps(r, d), fmt_ns(hist_mean(h), mean, sizeof(mean)),
-		fmt_ns((double)hist_percentile(h, 50), p50, sizeof(p50)),
-		fmt_ns((double)hist_percentile(h, 99), p99, sizeof(p99)),
-		fmt_ns((double)hist_percentile(h, 99.9), p999, sizeof(p999)),
-		fmt_ns((double)h->max, max, sizeof(max)));
+	fprintf(f, "%s\n", none ? "  (no I/O completed)" : "");
 }
 
 static void print_percentiles(const struct run_result *r, int d, FILE *f)
@@ -113,8 +118,8 @@ void run_text_print(const struct run_report *rep, FILE *f)
 						  "interrupted by Ctrl-C" :
 						  "stopped by a signal") :
 					 "stopped by an I/O error");
-	fprintf(f, "\n\n%-6s %10s %9s %9s %9s %9s %9s %9s %9s\n", "", "IOPS",
-		"MB/s", "MiB/s", "mean", "p50", "p99", "p99.9", "max");
+	fprintf(f, "\n\n");
+	print_head(f);
 	if (rw_reads(j))
 		print_dir_row(r, DIR_READ, f);
 	if (rw_writes(j))
