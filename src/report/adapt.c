@@ -318,13 +318,8 @@ static double run_lat_mean(const struct jr_node *run)
 	return ios > 0 ? sum / ios : NAN;
 }
 
-/*
- * The samples behind a mark-shaped direction's figures: the value of each
- * complete run, as mark scores them (read + write summed); with a single
- * run, that run's full seconds for MB/s and IOPS.
- */
-static void test_dir_samples(struct rdoc *d, const char *key_prefix,
-			     const struct jr_node *dir)
+void adapt_test_dir_samples(struct rdoc *d, const char *key_prefix,
+			    const struct jr_node *dir)
 {
 	static const char *const rw[] = { "read", "write", NULL };
 	const struct jr_node *runs = jr_get(dir, "runs");
@@ -425,28 +420,4 @@ void adapt_dir_mbps_samples(struct rdoc *d, const char *key,
 	else
 		rdoc_fig_samples(d, key, RSP_RUNS, mb, m);
 	free(mb);
-}
-
-void adapt_test_dir_figs(struct rdoc *d, const char *key_prefix,
-			 const char *group, const struct jr_node *dir,
-			 unsigned int flags)
-{
-	char key[256];
-
-	snprintf(key, sizeof(key), "%s/mbps", key_prefix);
-	rdoc_fig(d, key, group, "MB/s (best run)", RU_MBPS, RB_HIGHER,
-		 adapt_stat(dir, "mbps", "max"), flags);
-	snprintf(key, sizeof(key), "%s/mbps_mean", key_prefix);
-	rdoc_fig(d, key, group, "MB/s (mean of runs)", RU_MBPS, RB_HIGHER,
-		 adapt_stat(dir, "mbps", "mean"), 0);
-	snprintf(key, sizeof(key), "%s/iops", key_prefix);
-	rdoc_fig(d, key, group, "IOPS (best run)", RU_IOPS, RB_HIGHER,
-		 adapt_stat(dir, "iops", "max"), 0);
-	snprintf(key, sizeof(key), "%s/lat_mean", key_prefix);
-	rdoc_fig(d, key, group, "mean latency", RU_NS, RB_LOWER,
-		 adapt_stat(dir, "lat_ns", "mean"), 0);
-	snprintf(key, sizeof(key), "%s/lat_p99", key_prefix);
-	rdoc_fig(d, key, group, "p99 latency", RU_NS, RB_LOWER,
-		 adapt_stat(dir, "lat_ns", "p99"), 0);
-	test_dir_samples(d, key_prefix, dir);
 }

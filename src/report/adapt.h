@@ -47,13 +47,14 @@ void adapt_mark_settings(struct rdoc *d, const struct jr_node *o);
 bool adapt_percentile(const struct jr_node *lat, double p, double *ns);
 
 /*
- * One mark-shaped test direction ({"mbps":{"max","mean","min","stddev"},
- * "iops":{...}, "lat_ns":{"mean","p99"}}): figures under @key_prefix
- * ("SEQ1M Q8T1/read"), in group @group.
+ * The samples behind a mark-shaped direction's figures (mark_figs.c's
+ * "mbps", "mbps_mean", "iops", "lat_mean", "lat_p99" under @key_prefix,
+ * "SEQ1M Q8T1/read"): the value of each complete run, as mark scores them
+ * (read + write summed); with a single run, that run's full seconds for
+ * MB/s and IOPS.
  */
-void adapt_test_dir_figs(struct rdoc *d, const char *key_prefix,
-			 const char *group, const struct jr_node *dir,
-			 unsigned int flags);
+void adapt_test_dir_samples(struct rdoc *d, const char *key_prefix,
+			    const struct jr_node *dir);
 /*
  * The noise behind a job's throughput (a run-shaped object with
  * "timeseries"): the per-second values of its full seconds (a last
