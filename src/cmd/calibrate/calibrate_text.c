@@ -5,9 +5,11 @@
  * then the curves, the knee and the reading.
  */
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 
+#include "calibrate_figs.h"
 #include "calibrate_report.h"
 #include "../run/run_report.h"
 #include "../../core/target.h"
@@ -82,27 +84,32 @@ static void print_figures(const struct calibrate_report *rep, FILE *f)
 
 static void print_curve(const struct cal_search *s, bool capped, FILE *f)
 {
-	fprintf(f, "%7s %11s %10s %9s %9s %9s %9s %3s\n", "load", "QD x T",
-		"IOPS", "MB/s", "mean", "p50", "p99", "n");
+	fprintf(f, "%7s %11s", "load", "QD x T");
+	for (const struct cal_fig *g = cal_point_figs; g->head; g++)
+		fprintf(f, " %*s", g->width, g->head);
+	fprintf(f, " %3s\n", "n");
 	for (unsigned int i = 0; i < s->n; i++) {
 		const struct cal_point *p = &s->pts[i];
-		char qt[24], mean[16], p50[16], p99[16];
+		char qt[24], buf[16];
 		char mark = (int)i == s->best	      ? '*' :
 			    (capped && !p->meets_cap) ? '>' :
 							' ';
 
-		char iops[16] = "-", mbps[16] = "-";
-
 		snprintf(qt, sizeof(qt), "%u x %u", p->qd, p->threads);
-		/* No read completed in its windows: no rate, not 0. */
-		if (cal_point_measured(p)) {
-			snprintf(iops, sizeof(iops), "%.0f", p->iops);
-			snprintf(mbps, sizeof(mbps), "%.1f", p->mbps);
+		fprintf(f, "%7u %11s", p->load, qt);
+		for (const struct cal_fig *g = cal_point_figs; g->head; g++) {
+			double v = cal_fig_value(g, p);
+
+			/* No read completed in its windows: no rate, not 0. */
+			if (isnan(v))
+				snprintf(buf, sizeof(buf), "-");
+			else if (g->unit == RU_NS)
+				fmt_ns(v, buf, sizeof(buf));
+			else
+				snprintf(buf, sizeof(buf), "%.*f", g->prec, v);
+			fprintf(f, " %*s", g->width, buf);
 		}
-		fprintf(f, "%7u %11s %10s %9s %9s %9s %9s %3u %c%c\n", p->load,
-			qt, iops, mbps, fmt_ns(p->mean_ns, mean, sizeof(mean)),
-			fmt_ns(p->p50_ns, p50, sizeof(p50)),
-			fmt_ns(p->p99_ns, p99, sizeof(p99)), p->nsamples, mark,
+		fprintf(f, " %3u %c%c\n", p->nsamples, mark,
 			p->noisy ? '~' : ' ');
 	}
 }
