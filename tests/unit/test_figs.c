@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The figure tables of run (cmd/run/run_figs.c) and mark (cmd/mark/
- * mark_figs.c) that the text, CSV and compare/report views are generated
- * from: keys and columns are unique, a figure nothing was measured for has
- * no value (never 0), and the document's figures are found where the
- * writer puts them.
+ * The figure tables of run (cmd/run/run_figs.c), mark (cmd/mark/
+ * mark_figs.c) and calibrate's curve points (calibrate_figs.c) that the
+ * text, CSV and compare/report views are generated from: keys and columns
+ * are unique, a figure nothing was measured for has no value (never 0),
+ * and the document's figures are found where the writer puts them.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "cmd/calibrate/calibrate_figs.h"
 #include "cmd/mark/mark_figs.h"
 #include "cmd/run/run_figs.h"
 #include "core/hist.h"
@@ -214,6 +215,41 @@ static void test_mark_values(void **state)
 	jr_free(doc);
 }
 
+static void test_cal_points(void **state)
+{
+	static const char text[] =
+		DOC("{\"iops\":1500,\"lat_ms\":{\"mean\":0.5},"
+		    "\"lat_ns\":{\"p99\":9}}");
+	struct cal_point p = { .iops = 0, .mbps = 0, .mean_ns = 2e6 };
+	struct err err = { 0 };
+	struct jr_doc *doc = jr_parse(text, "test", &err);
+	const struct jr_node *x;
+
+	(void)state;
+	assert_non_null(doc);
+	x = jr_get(jr_root(doc), "x");
+	for (const struct cal_fig *f = cal_point_figs; f->head; f++) {
+		double v = cal_fig_value(f, &p);
+
+		assert_non_null(f->csv);
+		/* A load that completed no read has no rate, not 0. */
+		if (f->scope & CAL_FIG_RATE)
+			assert_true(isnan(v));
+		if (!strcmp(f->head, "mean")) {
+			assert_float_equal(v, 2e6, 0);
+			/* lat_ms in the document, ns in the figure. */
+			assert_float_equal(cal_fig_json(f, x), 0.5e6, 1e-6);
+		}
+		if (!strcmp(f->head, "p99"))
+			assert_float_equal(cal_fig_json(f, x), 9, 0);
+		if (!strcmp(f->head, "IOPS"))
+			assert_float_equal(cal_fig_json(f, x), 1500, 0);
+	}
+	p.iops = 10;
+	assert_float_equal(cal_fig_value(&cal_point_figs[0], &p), 10, 0);
+	jr_free(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_run_json),
 		cmocka_unit_test(test_mark_table),
 		cmocka_unit_test(test_mark_values),
+		cmocka_unit_test(test_cal_points),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
