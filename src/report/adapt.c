@@ -421,3 +421,14 @@ void adapt_dir_mbps_samples(struct rdoc *d, const char *key,
 		rdoc_fig_samples(d, key, RSP_RUNS, mb, m);
 	free(mb);
 }
+
+const char *adapt_target(const struct jr_node *env, char *buf, size_t len)
+{
+	const char *drv = jr_str(env, "driver");
+
+	snprintf(buf, len, "%s (%s%s%s)",
+		 jr_str(env, "target") ? jr_str(env, "target") : "?",
+		 jr_str(env, "device") ? jr_str(env, "device") : "?",
+		 drv ? ", " : "", drv ? drv : "");
+	return buf;
+}

@@ -24,6 +24,9 @@ struct jr_node;
 void adapt_warnings(struct rdoc *d, const struct jr_node *warnings);
 /* The "environment" object run and the suites write (jenvironment()). */
 void adapt_environment(struct rdoc *d, const struct jr_node *env);
+/* "TARGET (DEVICE, DRIVER)" of an "environment", "?" for what it lacks:
+ * where a document's title says it ran. */
+const char *adapt_target(const struct jr_node *env, char *buf, size_t len);
 /* Workload settings from a jjob_spec()-like object (rw, bs_bytes ...). */
 void adapt_job_settings(struct rdoc *d, const struct jr_node *spec);
 /* "4 KiB" from a byte count at @path, or NULL. */

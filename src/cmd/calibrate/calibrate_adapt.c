@@ -199,7 +199,7 @@ bool adapt_calibrate(struct rdoc *d, const struct jr_node *root,
 	const struct jr_node *o = jr_get(root, "options");
 	const struct jr_node *env = jr_get(root, "environment");
 	double cap = jr_numd(o, "max_latency_ms", NAN), v;
-	char bs[32], title[512];
+	char bs[32], title[512], tgt[512];
 	bool b;
 
 	if (!jr_get(root, "max_iops") && !jr_get(root, "curve"))
@@ -250,16 +250,12 @@ bool adapt_calibrate(struct rdoc *d, const struct jr_node *root,
 	rdoc_fig(d, "qd1_latency", "knee", "latency at QD1", RU_MS, RB_LOWER,
 		 jr_numd(root, "knee.qd1_latency_ms", NAN), 0);
 
-	snprintf(
-		title, sizeof(title),
-		"CALIBRATE_IO: %s random reads, cap %g ms (%s), on %s (%s%s%s)",
-		adapt_size(o, "block_size_bytes", bs, sizeof(bs)) ? bs : "?",
-		cap,
-		jr_str(o, "latency_stat") ? jr_str(o, "latency_stat") : "mean",
-		jr_str(env, "target") ? jr_str(env, "target") : "?",
-		jr_str(env, "device") ? jr_str(env, "device") : "?",
-		jr_str(env, "driver") ? ", " : "",
-		jr_str(env, "driver") ? jr_str(env, "driver") : "");
+	snprintf(title, sizeof(title),
+		 "CALIBRATE_IO: %s random reads, cap %g ms (%s), on %s",
+		 adapt_size(o, "block_size_bytes", bs, sizeof(bs)) ? bs : "?",
+		 cap,
+		 jr_str(o, "latency_stat") ? jr_str(o, "latency_stat") : "mean",
+		 adapt_target(env, tgt, sizeof(tgt)));
 	d->title = xstrdup(title);
 	if (jr_str(root, "classification"))
 		d->summary = xstrdup(jr_str(root, "classification"));

@@ -145,7 +145,7 @@ bool adapt_mark(struct rdoc *d, const struct jr_node *root, struct err *err)
 	const struct jr_node *o = jr_get(root, "options");
 	const struct jr_node *env = jr_get(root, "environment");
 	struct rtable *t;
-	char title[512], runs[32];
+	char title[512], runs[32], tgt[512];
 	bool b;
 
 	if (!jr_len(tests))
@@ -158,15 +158,12 @@ bool adapt_mark(struct rdoc *d, const struct jr_node *root, struct err *err)
 	if (jr_bool(root, "partial", &b) && b)
 		d->partial = true;
 	adapt_stopped(d, root);
-	snprintf(title, sizeof(title), "%s%s, %s, cache=%s on %s (%s%s%s)",
+	snprintf(title, sizeof(title), "%s%s, %s, cache=%s on %s",
 		 jr_str(o, "preset") ? "preset " : "",
 		 jr_str(o, "preset") ? jr_str(o, "preset") : "custom tests",
 		 jr_str(o, "engine") ? jr_str(o, "engine") : "?",
 		 jr_str(o, "cache") ? jr_str(o, "cache") : "?",
-		 jr_str(env, "target") ? jr_str(env, "target") : "?",
-		 jr_str(env, "device") ? jr_str(env, "device") : "?",
-		 jr_str(env, "driver") ? ", " : "",
-		 jr_str(env, "driver") ? jr_str(env, "driver") : "");
+		 adapt_target(env, tgt, sizeof(tgt)));
 	d->title = xstrdup(title);
 	snprintf(
 		title, sizeof(title),
