@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Derived figures of a run result; see result.h. */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "result.h"
@@ -14,6 +15,13 @@ const char *result_dir_name(int dir)
 						      "flush" };
 
 	return dir >= 0 && dir < DIR_COUNT ? names[dir] : "?";
+}
+
+const char *result_stop_words(int sig)
+{
+	if (sig == SIGINT)
+		return "interrupted by Ctrl-C";
+	return sig ? "stopped by a signal" : "stopped by an I/O error";
 }
 
 double result_iops(const struct run_result *r, int dir)

@@ -63,6 +63,10 @@ struct run_result {
 	struct warnings warnings;
 };
 
+/* Why a run or a suite stopped early, in the words of the PARTIAL line:
+ * by signal @sig ("interrupted by Ctrl-C"), or by an I/O error if 0. */
+const char *result_stop_words(int sig);
+
 double result_iops(const struct run_result *r, int dir);
 double result_mbps(const struct run_result *r, int dir); /* 10^6 B/s */
 double result_mibps(const struct run_result *r, int dir); /* 2^20 B/s */

@@ -220,8 +220,7 @@ void calibrate_text_print(const struct calibrate_report *rep, FILE *f)
 	print_target(rep, f);
 	if (r->stop_signal)
 		fprintf(f, "** PARTIAL: %s **\n",
-			r->stop_signal == SIGINT ? "interrupted by Ctrl-C" :
-						   "stopped by a signal");
+			result_stop_words(r->stop_signal));
 	if (r->io_error)
 		fprintf(f, "** PARTIAL: I/O error: %s **\n", r->io_error_msg);
 	print_figures(rep, f);

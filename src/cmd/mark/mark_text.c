@@ -356,9 +356,7 @@ void mark_text_print(const struct mark_report *rep, FILE *f)
 		mark_fmt_took(r->elapsed_s, took, sizeof(took)));
 	if (r->partial)
 		fprintf(f, "  ** PARTIAL: %s **",
-			r->stop_signal == SIGINT ? "interrupted by Ctrl-C" :
-			r->stop_signal		 ? "stopped by a signal" :
-						   "stopped by an I/O error");
+			result_stop_words(r->stop_signal));
 	fprintf(f, "\n\n");
 	print_main(r, f);
 	print_mix(r, f);

@@ -303,8 +303,7 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 		mark_fmt_took(r->elapsed_s, took, sizeof(took)));
 	if (r->partial)
 		fprintf(f, "  ** PARTIAL: %s **",
-			r->stop_signal == SIGINT ? "interrupted by Ctrl-C" :
-						   "stopped by a signal");
+			result_stop_words(r->stop_signal));
 	fprintf(f, "\n");
 	for (int d = 0; d < MARK_DIRS; d++)
 		if (s->dir[d])

@@ -114,10 +114,7 @@ void run_text_print(const struct run_report *rep, FILE *f)
 			(unsigned long long)j->rate_iops);
 	if (r->partial)
 		fprintf(f, "  ** PARTIAL: %s **",
-			r->stop_signal ? (r->stop_signal == SIGINT ?
-						  "interrupted by Ctrl-C" :
-						  "stopped by a signal") :
-					 "stopped by an I/O error");
+			result_stop_words(r->stop_signal));
 	fprintf(f, "\n\n");
 	print_head(f);
 	if (rw_reads(j))
