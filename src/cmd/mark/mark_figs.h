@@ -3,8 +3,9 @@
  * The figures of one mark test in one direction, described once. The text
  * table (mark_text.c), the CSV columns mark, matrix and lab share
  * (mark_csv.c) and the compare/report view (mark_adapt.c) are generated
- * from mark_figs[]: to add a figure, add a row there (and, if its value is
- * new data, write it in jcell(), mark_json.c, at the row's JSON path).
+ * from mark_figs[]: to add a figure, add a row there. jcell() (mark_json.c)
+ * writes a row's value it lacks at the row's place in the JSON, inside an
+ * object it writes ("mbps", "lat_ns" ...).
  */
 #ifndef IOLAB_CMD_MARK_MARK_FIGS_H
 #define IOLAB_CMD_MARK_MARK_FIGS_H
