@@ -132,6 +132,13 @@ bool job_qemu_refuses(enum engine_kind e, enum cache_mode c, struct err *err)
 	return true;
 }
 
+const char *job_qemu_words(enum engine_kind e, enum cache_mode c, char *buf,
+			   size_t len)
+{
+	snprintf(buf, len, "aio=%s cache=%s", engine_name(e), cache_name(c));
+	return buf;
+}
+
 unsigned int job_lanes(const struct job_spec *j)
 {
 	/* QEMU's thread pool: one blocking worker per outstanding request. */

@@ -8,6 +8,7 @@
 #define IOLAB_CORE_JOB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../engine/engine.h"
@@ -92,6 +93,9 @@ extern const char *const cache_names[];
  * @err with QEMU's reason) when this engine/cache pair is such a refusal.
  */
 bool job_qemu_refuses(enum engine_kind e, enum cache_mode c, struct err *err);
+/* The pair as QEMU's options say it: "aio=native cache=none". */
+const char *job_qemu_words(enum engine_kind e, enum cache_mode c, char *buf,
+			   size_t len);
 
 /*
  * Bytes of I/O buffers the runner maps for @j: a 4 KiB-rounded block per

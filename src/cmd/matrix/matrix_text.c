@@ -126,9 +126,7 @@ static void print_table(const struct matrix_result *r, enum mark_dir d,
 
 static const char *setting(const struct matrix_cell *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "aio=%s cache=%s", engine_name(c->engine),
-		 cache_name(c->cache));
-	return buf;
+	return job_qemu_words(c->engine, c->cache, buf, len);
 }
 
 /* The settings of the measured cells that @pick selects, comma-separated. */
