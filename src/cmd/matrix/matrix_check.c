@@ -18,9 +18,7 @@
 
 static const char *setting(const struct matrix_cell *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "aio=%s cache=%s", engine_name(c->engine),
-		 cache_name(c->cache));
-	return buf;
+	return job_qemu_words(c->engine, c->cache, buf, len);
 }
 
 /* The cell's verdict on the profile, or -1 when it has none. */
@@ -150,8 +148,7 @@ void matrix_check_text(const struct matrix_report *rep, FILE *f)
 		mark_fmt_took(r->elapsed_s, took, sizeof(took)));
 	if (r->partial)
 		fprintf(f, "  ** PARTIAL: %s **",
-			r->stop_signal == SIGINT ? "interrupted by Ctrl-C" :
-						   "stopped by a signal");
+			result_stop_words(r->stop_signal));
 	fprintf(f, "\n\n%-9s %-12s  %-13s", "engine", "cache", "verdict");
 	for (int i = 0; i < p->ncrit; i++)
 		fprintf(f, "  %24.24s", p->crit[i].id);
