@@ -96,6 +96,13 @@ const char *cache_name(enum cache_mode c)
 	return cache_names[c];
 }
 
+const char *cache_words(enum cache_mode c)
+{
+	if (cache_direct(c))
+		return cache_dsync(c) ? "O_DIRECT, O_DSYNC" : "O_DIRECT";
+	return cache_dsync(c) ? "page cache, O_DSYNC" : "page cache";
+}
+
 const char *cache_risk(enum cache_mode c)
 {
 	switch (c) {
@@ -123,6 +130,13 @@ bool job_qemu_refuses(enum engine_kind e, enum cache_mode c, struct err *err)
 		"QEMU refuses aio=%s with cache=%s: \"aio=%s was specified, but it requires cache.direct=on, which was not specified.\" Linux AIO is only asynchronous with O_DIRECT; use --cache none or directsync, another --engine, or --force to measure it anyway",
 		aio, cache_name(c), aio);
 	return true;
+}
+
+const char *job_qemu_words(enum engine_kind e, enum cache_mode c, char *buf,
+			   size_t len)
+{
+	snprintf(buf, len, "aio=%s cache=%s", engine_name(e), cache_name(c));
+	return buf;
 }
 
 unsigned int job_lanes(const struct job_spec *j)

@@ -8,6 +8,7 @@
 #define IOLAB_CORE_JOB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../engine/engine.h"
@@ -81,6 +82,8 @@ bool cache_direct(enum cache_mode c); /* O_DIRECT */
 bool cache_dsync(enum cache_mode c); /* writes durable at completion */
 bool cache_no_flush(enum cache_mode c); /* flushes dropped */
 const char *cache_name(enum cache_mode c);
+/* How the target is opened, in words: "O_DIRECT", "page cache, O_DSYNC". */
+const char *cache_words(enum cache_mode c);
 /* What the cache mode risks on host power loss, one short phrase. */
 const char *cache_risk(enum cache_mode c);
 extern const char *const cache_names[];
@@ -90,6 +93,9 @@ extern const char *const cache_names[];
  * @err with QEMU's reason) when this engine/cache pair is such a refusal.
  */
 bool job_qemu_refuses(enum engine_kind e, enum cache_mode c, struct err *err);
+/* The pair as QEMU's options say it: "aio=native cache=none". */
+const char *job_qemu_words(enum engine_kind e, enum cache_mode c, char *buf,
+			   size_t len);
 
 /*
  * Bytes of I/O buffers the runner maps for @j: a 4 KiB-rounded block per

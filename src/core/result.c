@@ -1,9 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Derived figures of a run result; see result.h. */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "result.h"
+
+const char *const suite_dir_names[] = { "read", "write", "mix", NULL };
+const char *const suite_dir_labels[] = { "Read", "Write", "Mix", NULL };
+
+const char *result_dir_name(int dir)
+{
+	static const char *const names[DIR_COUNT] = { "read", "write",
+						      "flush" };
+
+	return dir >= 0 && dir < DIR_COUNT ? names[dir] : "?";
+}
+
+const char *result_stop_words(int sig)
+{
+	if (sig == SIGINT)
+		return "interrupted by Ctrl-C";
+	return sig ? "stopped by a signal" : "stopped by an I/O error";
+}
 
 double result_iops(const struct run_result *r, int dir)
 {

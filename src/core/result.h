@@ -15,6 +15,15 @@
 
 enum { DIR_READ = 0, DIR_WRITE = 1, DIR_FLUSH = 2, DIR_COUNT = 3 };
 
+/*
+ * The directions by the names every table, CSV line and JSON key uses: a
+ * run's rows (DIR_*, and enum io_op, which counts the same way) and a
+ * suite's tests (mark, matrix, lab: read, write, and mix, the two at once).
+ */
+const char *result_dir_name(int dir); /* "read", "write", "flush" */
+extern const char *const suite_dir_names[]; /* "read", "write", "mix", NULL */
+extern const char *const suite_dir_labels[]; /* "Read", "Write", "Mix", NULL */
+
 struct dir_stats {
 	uint64_t ios;
 	uint64_t bytes;
@@ -53,6 +62,10 @@ struct run_result {
 	int64_t first_err_res;
 	struct warnings warnings;
 };
+
+/* Why a run or a suite stopped early, in the words of the PARTIAL line:
+ * by signal @sig ("interrupted by Ctrl-C"), or by an I/O error if 0. */
+const char *result_stop_words(int sig);
 
 double result_iops(const struct run_result *r, int dir);
 double result_mbps(const struct run_result *r, int dir); /* 10^6 B/s */

@@ -789,3 +789,19 @@ void target_release(struct target *t)
 	free(t->path);
 	t->path = NULL;
 }
+
+const char *target_describe(const struct target *t, char *buf, size_t len)
+{
+	const struct target_env *e = &t->env;
+	char sz[32];
+
+	snprintf(buf, len, "%s (%s%s%s%s%s%s%s%s)", t->path,
+		 t->is_bdev ? "block device, " :
+			      (t->created ? "test file, " : "file, "),
+		 fmt_size(t->region_len, sz, sizeof(sz)),
+		 e->fs_type[0] ? " on " : "", e->fs_type,
+		 e->device[0] ? ", " : "", e->device,
+		 e->device[0] && e->driver[0] ? " via " : "",
+		 e->device[0] ? e->driver : "");
+	return buf;
+}

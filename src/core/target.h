@@ -98,6 +98,11 @@ int target_reopen(const struct target *t, int flags, struct err *err);
 /* Check block size and region against O_DIRECT alignment. */
 bool target_check_job(const struct target *t, const struct job_spec *j,
 		      struct err *err);
+/*
+ * The target as the tables name it: "PATH (test file, 1 GiB on ext4, vda
+ * via virtio_blk)"; the size is the region measured. Returns @buf.
+ */
+const char *target_describe(const struct target *t, char *buf, size_t len);
 /* Remove a file we created (unless kept) and free. */
 void target_release(struct target *t);
 /* The filesystem @path is on ("ext4", "tmpfs"), "" when unknown. */

@@ -7,14 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/result.h"
 #include "adapt.h"
 #include "json_read.h"
 #include "../util/err.h"
 #include "../util/parse.h"
 #include "../util/xmem.h"
-
-const char *const adapt_dirs[] = { "read", "write", "mix", NULL };
-const char *const adapt_dir_labels[] = { "Read", "Write", "Mix", NULL };
 
 /* iolab writes a handful; more is a crafted file (warn_add is linear). */
 #define ADAPT_MAX_WARNINGS 256
@@ -320,13 +318,8 @@ static double run_lat_mean(const struct jr_node *run)
 	return ios > 0 ? sum / ios : NAN;
 }
 
-/*
- * The samples behind a mark-shaped direction's figures: the value of each
- * complete run, as mark scores them (read + write summed); with a single
- * run, that run's full seconds for MB/s and IOPS.
- */
-static void test_dir_samples(struct rdoc *d, const char *key_prefix,
-			     const struct jr_node *dir)
+void adapt_test_dir_samples(struct rdoc *d, const char *key_prefix,
+			    const struct jr_node *dir)
 {
 	static const char *const rw[] = { "read", "write", NULL };
 	const struct jr_node *runs = jr_get(dir, "runs");
@@ -429,26 +422,13 @@ void adapt_dir_mbps_samples(struct rdoc *d, const char *key,
 	free(mb);
 }
 
-void adapt_test_dir_figs(struct rdoc *d, const char *key_prefix,
-			 const char *group, const struct jr_node *dir,
-			 unsigned int flags)
+const char *adapt_target(const struct jr_node *env, char *buf, size_t len)
 {
-	char key[256];
+	const char *drv = jr_str(env, "driver");
 
-	snprintf(key, sizeof(key), "%s/mbps", key_prefix);
-	rdoc_fig(d, key, group, "MB/s (best run)", RU_MBPS, RB_HIGHER,
-		 adapt_stat(dir, "mbps", "max"), flags);
-	snprintf(key, sizeof(key), "%s/mbps_mean", key_prefix);
-	rdoc_fig(d, key, group, "MB/s (mean of runs)", RU_MBPS, RB_HIGHER,
-		 adapt_stat(dir, "mbps", "mean"), 0);
-	snprintf(key, sizeof(key), "%s/iops", key_prefix);
-	rdoc_fig(d, key, group, "IOPS (best run)", RU_IOPS, RB_HIGHER,
-		 adapt_stat(dir, "iops", "max"), 0);
-	snprintf(key, sizeof(key), "%s/lat_mean", key_prefix);
-	rdoc_fig(d, key, group, "mean latency", RU_NS, RB_LOWER,
-		 adapt_stat(dir, "lat_ns", "mean"), 0);
-	snprintf(key, sizeof(key), "%s/lat_p99", key_prefix);
-	rdoc_fig(d, key, group, "p99 latency", RU_NS, RB_LOWER,
-		 adapt_stat(dir, "lat_ns", "p99"), 0);
-	test_dir_samples(d, key_prefix, dir);
+	snprintf(buf, len, "%s (%s%s%s)",
+		 jr_str(env, "target") ? jr_str(env, "target") : "?",
+		 jr_str(env, "device") ? jr_str(env, "device") : "?",
+		 drv ? ", " : "", drv ? drv : "");
+	return buf;
 }

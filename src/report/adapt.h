@@ -24,6 +24,9 @@ struct jr_node;
 void adapt_warnings(struct rdoc *d, const struct jr_node *warnings);
 /* The "environment" object run and the suites write (jenvironment()). */
 void adapt_environment(struct rdoc *d, const struct jr_node *env);
+/* "TARGET (DEVICE, DRIVER)" of an "environment", "?" for what it lacks:
+ * where a document's title says it ran. */
+const char *adapt_target(const struct jr_node *env, char *buf, size_t len);
 /* Workload settings from a jjob_spec()-like object (rw, bs_bytes ...). */
 void adapt_job_settings(struct rdoc *d, const struct jr_node *spec);
 /* "4 KiB" from a byte count at @path, or NULL. */
@@ -47,13 +50,14 @@ void adapt_mark_settings(struct rdoc *d, const struct jr_node *o);
 bool adapt_percentile(const struct jr_node *lat, double p, double *ns);
 
 /*
- * One mark-shaped test direction ({"mbps":{"max","mean","min","stddev"},
- * "iops":{...}, "lat_ns":{"mean","p99"}}): figures under @key_prefix
- * ("SEQ1M Q8T1/read"), in group @group.
+ * The samples behind a mark-shaped direction's figures (mark_figs.c's
+ * "mbps", "mbps_mean", "iops", "lat_mean", "lat_p99" under @key_prefix,
+ * "SEQ1M Q8T1/read"): the value of each complete run, as mark scores them
+ * (read + write summed); with a single run, that run's full seconds for
+ * MB/s and IOPS.
  */
-void adapt_test_dir_figs(struct rdoc *d, const char *key_prefix,
-			 const char *group, const struct jr_node *dir,
-			 unsigned int flags);
+void adapt_test_dir_samples(struct rdoc *d, const char *key_prefix,
+			    const struct jr_node *dir);
 /*
  * The noise behind a job's throughput (a run-shaped object with
  * "timeseries"): the per-second values of its full seconds (a last
@@ -102,9 +106,5 @@ void adapt_recommendation(struct rdoc *d, const struct jr_node *rec);
 void adapt_fix(struct rdoc *d, const struct jr_node *fix);
 /* Findings counted per severity as figures ("critical 2 -> 0"). */
 void adapt_finding_counts(struct rdoc *d, const char *const *severities);
-
-/* The test directions mark writes, in table order. */
-extern const char *const adapt_dirs[]; /* "read", "write", "mix", NULL */
-extern const char *const adapt_dir_labels[]; /* "Read", "Write", "Mix" */
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/result.h"
 #include "adapt.h"
 #include "json_read.h"
 #include "../core/job.h"
@@ -74,17 +75,18 @@ static void cell_figs(struct rdoc *d, const char *title_prefix,
 	snprintf(group, sizeof(group), "%s%s %s", title_prefix, c->engine,
 		 c->cache);
 	for (size_t j = 0; j < ncols; j++)
-		for (int k = 0; adapt_dirs[k]; k++) {
-			const struct jr_node *dir = jr_get(
-				find_test(c->tests, cols[j]), adapt_dirs[k]);
+		for (int k = 0; suite_dir_names[k]; k++) {
+			const struct jr_node *dir =
+				jr_get(find_test(c->tests, cols[j]),
+				       suite_dir_names[k]);
 
 			if (!has_dir[k])
 				continue;
 			snprintf(key, sizeof(key), "%s%s/%s/%s/%s/mbps",
 				 key_prefix, c->engine, c->cache, cols[j],
-				 adapt_dirs[k]);
+				 suite_dir_names[k]);
 			snprintf(name, sizeof(name), "%s %s MB/s", cols[j],
-				 adapt_dirs[k]);
+				 suite_dir_names[k]);
 			if (!cell_ok(c)) {
 				rdoc_fig_status(d, key, group, name, RU_MBPS,
 						RB_HIGHER,
@@ -107,7 +109,7 @@ static void heat_dir(struct rdoc *d, const char *section,
 	struct rheat *h;
 
 	snprintf(title, sizeof(title), "%s%s, MB/s", title_prefix,
-		 adapt_dir_labels[k]);
+		 suite_dir_labels[k]);
 	snprintf(corner, sizeof(corner), "%s\tcache", engine_head);
 	h = rdoc_heat(d, section, title, RU_MBPS, corner, nrows,
 		      (const char *const *)rows, ncols,
@@ -120,13 +122,14 @@ static void heat_dir(struct rdoc *d, const char *section,
 		for (size_t j = 0; j < ncols; j++) {
 			struct rcell *rc = rheat_cell(h, i, j);
 			const struct jr_node *t = find_test(c->tests, cols[j]);
-			const struct jr_node *dir = jr_get(t, adapt_dirs[k]);
+			const struct jr_node *dir =
+				jr_get(t, suite_dir_names[k]);
 
 			/* The figure cell_figs() made of it: compare's view
 			 * colours the cell by that figure's verdict. */
 			rc->key = xasprintf("%s%s/%s/%s/%s/mbps", key_prefix,
 					    c->engine, c->cache, cols[j],
-					    adapt_dirs[k]);
+					    suite_dir_names[k]);
 			if (!cell_ok(c)) {
 				rc->status = xstrdup(status_text(c->status));
 				if (c->reason)
@@ -165,18 +168,18 @@ void adapt_cells(struct rdoc *d, const char *section, const char *title_prefix,
 					       sizeof(buf)));
 		}
 	}
-	for (int k = 0; adapt_dirs[k]; k++) {
+	for (int k = 0; suite_dir_names[k]; k++) {
 		has_dir[k] = false;
 		for (size_t i = 0; i < n && !has_dir[k]; i++)
 			for (size_t t = 0; t < jr_len(cells[i].tests); t++)
 				if (jr_get(jr_at(cells[i].tests, t),
-					   adapt_dirs[k]))
+					   suite_dir_names[k]))
 					has_dir[k] = true;
 	}
 	for (size_t i = 0; i < n; i++)
 		cell_figs(d, title_prefix, key_prefix, &cells[i], cols, ncols,
 			  has_dir);
-	for (int k = 0; adapt_dirs[k]; k++)
+	for (int k = 0; suite_dir_names[k]; k++)
 		if (has_dir[k])
 			heat_dir(d, section, title_prefix, key_prefix,
 				 engine_head, cells, n, rows, n, cols, ncols,

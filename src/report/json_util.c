@@ -209,8 +209,6 @@ static json_t *jdir(const struct run_result *r, int d)
 	return o;
 }
 
-static const char *const op_names[] = { "read", "write", "flush" };
-
 json_t *jrun_result(const struct run_result *r)
 {
 	const struct job_spec *j = &r->spec;
@@ -252,7 +250,7 @@ json_t *jrun_result(const struct run_result *r)
 		json_object_set_new(
 			errs, "first",
 			json_pack("{s:s, s:I, s:i, s:s}", "op",
-				  op_names[r->first_err_op], "offset",
+				  result_dir_name(r->first_err_op), "offset",
 				  (json_int_t)r->first_err_off, "errno",
 				  r->first_errno, "message",
 				  r->first_errno ? strerror(r->first_errno) :

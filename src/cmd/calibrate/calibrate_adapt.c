@@ -15,26 +15,11 @@
 #include <string.h>
 
 #include "../adapters.h"
+#include "calibrate_figs.h"
 #include "../../report/adapt.h"
 #include "../../report/json_read.h"
 #include "../../util/err.h"
 #include "../../util/xmem.h"
-
-/*
- * A curve point's latency statistic in ns: "lat_ms" (calibrate) or
- * "lat_ns" (run's unit).
- */
-static double point_lat(const struct jr_node *p, const char *stat)
-{
-	char path[32];
-	double v;
-
-	snprintf(path, sizeof(path), "lat_ms.%s", stat);
-	if (jr_num(p, path, &v))
-		return v * 1e6;
-	snprintf(path, sizeof(path), "lat_ns.%s", stat);
-	return jr_numd(p, path, NAN);
-}
 
 /* A curve point's load: "load", else qd x threads. */
 static double point_load(const struct jr_node *p)
@@ -105,7 +90,7 @@ static void calib_large(struct rdoc *d, const struct jr_node *root)
 
 		x[m] = point_load(p);
 		mb[m] = jr_numd(p, "mbps", NAN);
-		lat[m] = point_lat(p, "mean") / 1e6;
+		lat[m] = cal_json_lat(p, "mean") / 1e6;
 		if (isfinite(x[m]) && x[m] > 0 && isfinite(mb[m]))
 			m++;
 	}
@@ -128,14 +113,9 @@ static void calib_large(struct rdoc *d, const struct jr_node *root)
 static void calib_curve(struct rdoc *d, const struct jr_node *root,
 			double cap_ms)
 {
-	static const char *const head[] = { "load",
-					    "IOPS",
-					    "MB/s",
-					    "mean",
-					    "p50",
-					    "p99",
-					    "queue depth x threads",
-					    "within cap" };
+	const char **head, **row;
+	char(*c)[48];
+	size_t nh = 3; /* load, figures, queue depth x threads, within cap */
 	const char *stat = jr_str(root, "options.latency_stat");
 	bool p99_capped = stat && !strcmp(stat, "p99");
 	const struct jr_node *curve = jr_get(root, "curve");
@@ -152,7 +132,7 @@ static void calib_curve(struct rdoc *d, const struct jr_node *root,
 
 		x[m] = point_load(p);
 		iops[m] = jr_numd(p, "iops", NAN);
-		lat[m] = point_lat(p, p99_capped ? "p99" : "mean") / 1e6;
+		lat[m] = cal_json_lat(p, p99_capped ? "p99" : "mean") / 1e6;
 		if (isfinite(x[m]) && x[m] > 0 && isfinite(iops[m]))
 			m++;
 	}
@@ -178,29 +158,39 @@ static void calib_curve(struct rdoc *d, const struct jr_node *root,
 	free(lat);
 	if (!n)
 		return;
-	t = rdoc_table(d, "table", "The curve", 8, head);
+	for (const struct cal_fig *g = cal_point_figs; g->head; g++)
+		nh++;
+	head = xcalloc(nh, sizeof(*head));
+	row = xcalloc(nh, sizeof(*row));
+	c = xcalloc(nh, sizeof(*c));
+	nh = 0;
+	head[nh++] = "load";
+	for (const struct cal_fig *g = cal_point_figs; g->head; g++)
+		head[nh++] = g->head;
+	head[nh++] = "queue depth x threads";
+	head[nh++] = "within cap";
+	t = rdoc_table(d, "table", "The curve", nh, head);
 	for (size_t i = 0; i < n; i++) {
 		const struct jr_node *p = jr_at(curve, i);
-		char c[8][48];
-		const char *row[8];
+		size_t k = 1;
 		bool meets;
 
 		rfmt(RU_LOAD, point_load(p), c[0], 48);
-		rfmt(RU_IOPS, jr_numd(p, "iops", NAN), c[1], 48);
-		rfmt(RU_MBPS, jr_numd(p, "mbps", NAN), c[2], 48);
-		rfmt(RU_NS, point_lat(p, "mean"), c[3], 48);
-		rfmt(RU_NS, point_lat(p, "p50"), c[4], 48);
-		rfmt(RU_NS, point_lat(p, "p99"), c[5], 48);
-		snprintf(c[6], 48, "QD%.0f x %.0f", jr_numd(p, "qd", NAN),
+		for (const struct cal_fig *g = cal_point_figs; g->head; g++)
+			rfmt(g->unit, cal_fig_json(g, p), c[k++], 48);
+		snprintf(c[k++], 48, "QD%.0f x %.0f", jr_numd(p, "qd", NAN),
 			 jr_numd(p, "threads", 1));
 		if (!jr_bool(p, "meets_cap", &meets))
-			c[7][0] = 0;
+			c[k++][0] = 0;
 		else
-			snprintf(c[7], 48, "%s", meets ? "yes" : "no");
-		for (int k = 0; k < 8; k++)
+			snprintf(c[k++], 48, "%s", meets ? "yes" : "no");
+		for (k = 0; k < nh; k++)
 			row[k] = c[k];
 		rtable_row(t, row);
 	}
+	free(head);
+	free(row);
+	free(c);
 }
 
 bool adapt_calibrate(struct rdoc *d, const struct jr_node *root,
@@ -209,7 +199,7 @@ bool adapt_calibrate(struct rdoc *d, const struct jr_node *root,
 	const struct jr_node *o = jr_get(root, "options");
 	const struct jr_node *env = jr_get(root, "environment");
 	double cap = jr_numd(o, "max_latency_ms", NAN), v;
-	char bs[32], title[512];
+	char bs[32], title[512], tgt[512];
 	bool b;
 
 	if (!jr_get(root, "max_iops") && !jr_get(root, "curve"))
@@ -260,16 +250,12 @@ bool adapt_calibrate(struct rdoc *d, const struct jr_node *root,
 	rdoc_fig(d, "qd1_latency", "knee", "latency at QD1", RU_MS, RB_LOWER,
 		 jr_numd(root, "knee.qd1_latency_ms", NAN), 0);
 
-	snprintf(
-		title, sizeof(title),
-		"CALIBRATE_IO: %s random reads, cap %g ms (%s), on %s (%s%s%s)",
-		adapt_size(o, "block_size_bytes", bs, sizeof(bs)) ? bs : "?",
-		cap,
-		jr_str(o, "latency_stat") ? jr_str(o, "latency_stat") : "mean",
-		jr_str(env, "target") ? jr_str(env, "target") : "?",
-		jr_str(env, "device") ? jr_str(env, "device") : "?",
-		jr_str(env, "driver") ? ", " : "",
-		jr_str(env, "driver") ? jr_str(env, "driver") : "");
+	snprintf(title, sizeof(title),
+		 "CALIBRATE_IO: %s random reads, cap %g ms (%s), on %s",
+		 adapt_size(o, "block_size_bytes", bs, sizeof(bs)) ? bs : "?",
+		 cap,
+		 jr_str(o, "latency_stat") ? jr_str(o, "latency_stat") : "mean",
+		 adapt_target(env, tgt, sizeof(tgt)));
 	d->title = xstrdup(title);
 	if (jr_str(root, "classification"))
 		d->summary = xstrdup(jr_str(root, "classification"));

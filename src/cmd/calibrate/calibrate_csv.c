@@ -12,23 +12,19 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "calibrate_figs.h"
 #include "calibrate_report.h"
 #include "../../report/csv.h"
 
 static const char *const phase_names[] = { "small", "large", "single" };
 
+/* The point: these, its figures (cal_point_figs[]), then the rest. */
+static const char *const point_cols[] = {
+	"phase", "block_size_bytes", "load", "qd", "threads",
+};
+
 static const char *const cols[] = {
-	/* the point */
-	"phase",
-	"block_size_bytes",
-	"load",
-	"qd",
-	"threads",
-	"iops",
-	"mbps",
-	"lat_mean_ms",
-	"lat_p50_ms",
-	"lat_p99_ms",
+	/* the point, after its figures */
 	"windows",
 	"spread",
 	"noisy",
@@ -100,11 +96,8 @@ static void point(struct csv *w, const struct calibrate_report *rep,
 	csv_num(w, p->load);
 	csv_num(w, p->qd);
 	csv_num(w, p->threads);
-	num(w, cal_point_measured(p) ? p->iops : NAN, 1);
-	num(w, cal_point_measured(p) ? p->mbps : NAN, 3);
-	num(w, p->mean_ns / 1e6, 4);
-	num(w, p->p50_ns / 1e6, 4);
-	num(w, p->p99_ns / 1e6, 4);
+	for (const struct cal_fig *g = cal_point_figs; g->head; g++)
+		num(w, cal_fig_value(g, p) / g->csv_div, g->digits);
 	csv_num(w, p->nsamples);
 	num(w, p->spread, 4);
 	flag(w, p->noisy);
@@ -124,6 +117,10 @@ bool calibrate_csv_write(const struct calibrate_report *rep, FILE *f,
 	struct csv w;
 
 	csv_init(&w, f);
+	for (size_t i = 0; i < sizeof(point_cols) / sizeof(point_cols[0]); i++)
+		csv_str(&w, point_cols[i]);
+	for (const struct cal_fig *g = cal_point_figs; g->head; g++)
+		csv_str(&w, g->csv);
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		csv_str(&w, cols[i]);
 	csv_end_line(&w);

@@ -4,9 +4,12 @@
  * (latency in ms with decimals instead of Oracle's whole milliseconds),
  * then the curves, the knee and the reading.
  */
+#include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 
+#include "calibrate_figs.h"
 #include "calibrate_report.h"
 #include "../run/run_report.h"
 #include "../../core/target.h"
@@ -18,25 +21,16 @@ static const char *const stage_names[] = { "ramp", "bisection",
 static void print_target(const struct calibrate_report *rep, FILE *f)
 {
 	const struct target *t = rep->target;
-	const struct target_env *e = &t->env;
 	const struct cal_opts *o = rep->opts;
 	const struct cal_result *r = rep->res;
-	char sz[32];
+	char tgt[PATH_MAX + 256];
 
-	fprintf(f, "target %s (%s%s", t->path,
-		t->is_bdev ? "block device, " :
-			     (t->created ? "test file, " : "file, "),
-		fmt_size(t->region_len, sz, sizeof(sz)));
-	if (e->fs_type[0])
-		fprintf(f, " on %s", e->fs_type);
-	if (e->device[0])
-		fprintf(f, ", %s%s%s", e->device, e->driver[0] ? " via " : "",
-			e->driver);
-	fprintf(f, "), read only\n");
-	fprintf(f, "engine %s%s%s%s, cache=%s%s\n", engine_name(o->engine),
+	fprintf(f, "target %s, read only\n",
+		target_describe(t, tgt, sizeof(tgt)));
+	fprintf(f, "engine %s%s%s%s, cache=%s (%s)\n", engine_name(o->engine),
 		r->engine_features[0] ? " (" : "", r->engine_features,
 		r->engine_features[0] ? ")" : "", cache_name(o->cache),
-		cache_direct(o->cache) ? " (O_DIRECT)" : " (page cache)");
+		cache_words(o->cache));
 	fprintf(f, "disks %u (%s): load up to %u small, %u large\n", r->disks,
 		r->disks_source, r->max_small_load, r->max_large_load);
 }
@@ -90,28 +84,32 @@ static void print_figures(const struct calibrate_report *rep, FILE *f)
 
 static void print_curve(const struct cal_search *s, bool capped, FILE *f)
 {
-	fprintf(f, "%7s %11s %10s %9s %9s %9s %9s %3s\n", "load", "QD x T",
-		"IOPS", "MB/s", "mean", "p50", "p99", "n");
+	fprintf(f, "%7s %11s", "load", "QD x T");
+	for (const struct cal_fig *g = cal_point_figs; g->head; g++)
+		fprintf(f, " %*s", g->width, g->head);
+	fprintf(f, " %3s\n", "n");
 	for (unsigned int i = 0; i < s->n; i++) {
 		const struct cal_point *p = &s->pts[i];
-		char qt[24], mean[16], p50[16], p99[16];
+		char qt[24], buf[16];
 		char mark = (int)i == s->best	      ? '*' :
 			    (capped && !p->meets_cap) ? '>' :
 							' ';
 
-		char iops[16] = "-", mbps[16] = "-";
-
 		snprintf(qt, sizeof(qt), "%u x %u", p->qd, p->threads);
-		/* No read completed in its windows: no rate, not 0. */
-		if (cal_point_measured(p)) {
-			snprintf(iops, sizeof(iops), "%.0f", p->iops);
-			snprintf(mbps, sizeof(mbps), "%.1f", p->mbps);
+		fprintf(f, "%7u %11s", p->load, qt);
+		for (const struct cal_fig *g = cal_point_figs; g->head; g++) {
+			double v = cal_fig_value(g, p);
+
+			/* No read completed in its windows: no rate, not 0. */
+			if (isnan(v))
+				snprintf(buf, sizeof(buf), "-");
+			else if (g->unit == RU_NS)
+				fmt_ns(v, buf, sizeof(buf));
+			else
+				snprintf(buf, sizeof(buf), "%.*f", g->prec, v);
+			fprintf(f, " %*s", g->width, buf);
 		}
-		fprintf(f, "%7u %11s %10s %9s %9s %9s %9s %3u %c%c%s%s\n",
-			p->load, qt, iops, mbps,
-			fmt_ns(p->mean_ns, mean, sizeof(mean)),
-			fmt_ns(p->p50_ns, p50, sizeof(p50)),
-			fmt_ns(p->p99_ns, p99, sizeof(p99)), p->nsamples, mark,
+		fprintf(f, " %3u %c%c%s%s\n", p->nsamples, mark,
 			p->noisy ? '~' : ' ', p->cache_reads ? "c" : "",
 			p->unbacked ? "z" : "");
 	}
@@ -236,8 +234,7 @@ void calibrate_text_print(const struct calibrate_report *rep, FILE *f)
 	print_target(rep, f);
 	if (r->stop_signal)
 		fprintf(f, "** PARTIAL: %s **\n",
-			r->stop_signal == SIGINT ? "interrupted by Ctrl-C" :
-						   "stopped by a signal");
+			result_stop_words(r->stop_signal));
 	if (r->io_error)
 		fprintf(f, "** PARTIAL: I/O error: %s **\n", r->io_error_msg);
 	print_figures(rep, f);

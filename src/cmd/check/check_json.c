@@ -6,7 +6,6 @@
 #include "check_report.h"
 #include "../../core/target.h"
 
-static const char *const dir_names[] = { "read", "write", "flush" };
 static const char *const stat_names[] = { "percentile", "mean", "max", "rate" };
 static const char *const cmp_names[] = { "at_most", "at_least", "none" };
 
@@ -19,7 +18,8 @@ static json_t *jcriterion(const struct check_criterion *c,
 	json_object_set_new(o, "id", json_string(c->id));
 	json_object_set_new(o, "what", json_string(c->what));
 	json_object_set_new(o, "step", json_integer(c->step));
-	json_object_set_new(o, "direction", json_string(dir_names[c->dir]));
+	json_object_set_new(o, "direction",
+			    json_string(result_dir_name(c->dir)));
 	json_object_set_new(o, "statistic", json_string(stat_names[c->stat]));
 	if (c->stat == CHECK_PCT)
 		jset_real(o, "percentile", c->pct, 3);

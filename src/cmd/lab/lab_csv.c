@@ -89,7 +89,7 @@ static void cell_lines(struct csv *w, const struct mark_spec *s,
 				mark_row_from_json(
 					&row,
 					jr_get(find_test(tests, i, row.test),
-					       mark_dir_names[d]));
+					       suite_dir_names[d]));
 			csv_str(w, lab_bus_names[c->bus]);
 			csv_str(w, lab_format_names[c->format]);
 			csv_str(w, engine_name(c->aio));

@@ -429,13 +429,6 @@ static void classify(struct lab_cell *c, const struct vm_outcome *v,
 	c->status = LAB_OK;
 }
 
-static void cell_label(const struct lab_cell *c, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s %s aio=%s cache=%s", lab_bus_names[c->bus],
-		 lab_format_names[c->format], engine_name(c->aio),
-		 cache_name(c->cache));
-}
-
 static void run_once(struct lab_ctx *x, struct lab_cell *c,
 		     const struct lab_image *im, enum lab_accel accel,
 		     uint64_t boot_ns, struct vm_outcome *v, struct err *err)
@@ -712,7 +705,8 @@ bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 			}
 			refuses = job_qemu_refuses(c->aio, c->cache, NULL);
 			x.cell_no = (unsigned int)(done + 1);
-			cell_label(c, x.cell_label, sizeof(x.cell_label));
+			lab_cell_words(c, true, x.cell_label,
+				       sizeof(x.cell_label));
 			x.cell_t0 = clock_ns();
 			snprintf(x.state, sizeof(x.state), "booting");
 			if (!run_cell(&x, c, &im, err)) {

@@ -283,3 +283,17 @@ bool lab_doctor_parse(const struct lab_cell *c, struct lab_doctor *d)
 	json_decref(doc);
 	return d->disk[0] != '\0';
 }
+
+const char *lab_cell_words(const struct lab_cell *c, bool with_bus, char *buf,
+			   size_t len)
+{
+	char q[64];
+
+	job_qemu_words(c->aio, c->cache, q, sizeof(q));
+	if (with_bus)
+		snprintf(buf, len, "%s %s %s", lab_bus_names[c->bus],
+			 lab_format_names[c->format], q);
+	else
+		snprintf(buf, len, "%s", q);
+	return buf;
+}

@@ -96,6 +96,9 @@ bool lab_cell_parse(struct lab_cell *c, struct err *err);
  */
 long lab_best(const struct lab_report *r, int bus, int format, bool safe_only,
 	      double *score);
+/* "aio=native cache=none", after "virtio-blk raw " with @with_bus. */
+const char *lab_cell_words(const struct lab_cell *c, bool with_bus, char *buf,
+			   size_t len);
 /* The geometric mean of a cell's MB/s that reached the storage (0 if
  * none), and its relative uncertainty (mean cv of its figures, NAN when
  * none had a spread). */

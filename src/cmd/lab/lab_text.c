@@ -119,19 +119,6 @@ static void print_table(const struct lab_report *r, int bus, int format,
 	}
 }
 
-static const char *setting(const struct lab_cell *c, bool with_bus, char *buf,
-			   size_t len)
-{
-	if (with_bus)
-		snprintf(buf, len, "%s %s aio=%s cache=%s",
-			 lab_bus_names[c->bus], lab_format_names[c->format],
-			 engine_name(c->aio), cache_name(c->cache));
-	else
-		snprintf(buf, len, "aio=%s cache=%s", engine_name(c->aio),
-			 cache_name(c->cache));
-	return buf;
-}
-
 static bool in_group(const struct lab_cell *c, int bus, int format)
 {
 	return (bus < 0 || (int)c->bus == bus) &&
@@ -152,7 +139,7 @@ static void print_set_aside(const struct lab_report *r, int bus, int format,
 		if (!in_group(c, bus, format) || !lab_cell_set_aside(c))
 			continue;
 		fprintf(f, "%s%s", n++ ? ", " : "Not ranked: ",
-			setting(c, bus < 0, buf, sizeof(buf)));
+			lab_cell_words(c, bus < 0, buf, sizeof(buf)));
 	}
 	if (n)
 		fprintf(f,
@@ -189,13 +176,13 @@ static void print_best(const struct lab_report *r, int bus, int format,
 
 		fprintf(f, "Best %ssetting%s: %s, geometric mean %.2f MB/s",
 			all == safe ? "" : "safe ", scope,
-			setting(b, bus < 0, buf, sizeof(buf)), s_safe);
+			lab_cell_words(b, bus < 0, buf, sizeof(buf)), s_safe);
 		if (next && lab_cell_score(next) > 0) {
 			struct margin m = margin_of(s_safe, lab_cell_unc(b),
 						    lab_cell_score(next),
 						    lab_cell_unc(next));
 
-			setting(next, bus < 0, buf, sizeof(buf));
+			lab_cell_words(next, bus < 0, buf, sizeof(buf));
 			if (m.too_close)
 				fprintf(f,
 					" (too close to call against %s, %.2f MB/s: within the noise, ±%.0f%%)",
@@ -218,7 +205,8 @@ static void print_best(const struct lab_report *r, int bus, int format,
 	if (all != safe)
 		fprintf(f, "Best overall%s: %s, geometric mean %.2f MB/s; %s\n",
 			scope,
-			setting(&r->cells[all], bus < 0, buf, sizeof(buf)),
+			lab_cell_words(&r->cells[all], bus < 0, buf,
+				       sizeof(buf)),
 			s_all, cache_risk(r->cells[all].cache));
 }
 
@@ -325,6 +313,8 @@ static void print_marks(const struct lab_report *r, FILE *f)
 static void print_notes(const struct lab_report *r, const struct notes *ns,
 			FILE *f)
 {
+	char buf[128];
+
 	if (!ns->n)
 		return;
 	fprintf(f, "\n");
@@ -341,10 +331,8 @@ static void print_notes(const struct lab_report *r, const struct notes *ns,
 			if (c->status != ns->status[i] ||
 			    strcmp(c->reason, ns->text[i]))
 				continue;
-			fprintf(f, "%s%s %s aio=%s cache=%s", first ? "" : "; ",
-				lab_bus_names[c->bus],
-				lab_format_names[c->format],
-				engine_name(c->aio), cache_name(c->cache));
+			fprintf(f, "%s%s", first ? "" : "; ",
+				lab_cell_words(c, true, buf, sizeof(buf)));
 			first = false;
 		}
 		fprintf(f, "):\n    %s\n", ns->text[i]);
@@ -438,6 +426,7 @@ static void print_doctor(const struct lab_report *r, int bus, int format,
 /* What QEMU printed for cells that ran anyway (warnings). */
 static void print_qemu_messages(const struct lab_report *r, FILE *f)
 {
+	char buf[128];
 	bool first = true;
 
 	for (size_t i = 0; i < r->ncells; i++) {
@@ -449,9 +438,8 @@ static void print_qemu_messages(const struct lab_report *r, FILE *f)
 		if (first)
 			fprintf(f, "\nQEMU's messages for cells that ran:\n");
 		first = false;
-		fprintf(f, "  %s %s aio=%s cache=%s: %s\n",
-			lab_bus_names[c->bus], lab_format_names[c->format],
-			engine_name(c->aio), cache_name(c->cache),
+		fprintf(f, "  %s: %s\n",
+			lab_cell_words(c, true, buf, sizeof(buf)),
 			c->qemu_stderr);
 	}
 }

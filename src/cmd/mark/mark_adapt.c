@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "../adapters.h"
+#include "mark_figs.h"
 #include "../../report/adapt.h"
 #include "../../report/json_read.h"
+#include "../../core/result.h"
 #include "../../util/err.h"
 #include "../../util/xmem.h"
 
@@ -85,38 +87,65 @@ static const char *dir_note(const struct jr_node *dir, char *buf, size_t len)
 	return buf;
 }
 
+/* The compare figures of a test's direction, keyed under @key_prefix. */
+static void mark_dir_figs(struct rdoc *d, const char *key_prefix,
+			  const char *group, const struct jr_node *dir)
+{
+	char key[256];
+
+	for (int k = 0; k < MARK_NFIGS; k++) {
+		const struct mark_fig *f = &mark_figs[k];
+
+		if (!f->name)
+			continue;
+		snprintf(key, sizeof(key), "%s/%s", key_prefix, f->key);
+		rdoc_fig(d, key, group, f->name, f->unit, f->better,
+			 mark_fig_json(f, dir), f->rflags);
+	}
+	/* compare's noise: each run's figure, or the one run's seconds. */
+	adapt_test_dir_samples(d, key_prefix, dir);
+}
+
+/* The report's table: the test, the direction, the figures with a
+ * table column. */
+static struct rtable *mark_table(struct rdoc *d)
+{
+	const char *head[2 + MARK_NFIGS] = { "test", "" };
+	size_t n = 2;
+
+	for (int k = 0; k < MARK_NFIGS; k++)
+		if (mark_figs[k].table)
+			head[n++] = mark_figs[k].table;
+	return rdoc_table(d, "table", "All figures", n, head);
+}
+
 static void mark_table_row(struct rtable *t, const char *name,
 			   const char *dir_label, const struct jr_node *dir)
 {
-	char c[9][48];
-	const char *row[9];
+	char c[2 + MARK_NFIGS][48];
+	const char *row[2 + MARK_NFIGS];
+	size_t n = 2;
 
 	snprintf(c[0], 48, "%s", name);
 	snprintf(c[1], 48, "%s", dir_label);
-	rfmt(RU_MBPS, adapt_stat(dir, "mbps", "max"), c[2], 48);
-	rfmt(RU_MBPS, adapt_stat(dir, "mbps", "mean"), c[3], 48);
-	rfmt(RU_MBPS, adapt_stat(dir, "mbps", "min"), c[4], 48);
-	rfmt(RU_MBPS, adapt_stat(dir, "mbps", "stddev"), c[5], 48);
-	rfmt(RU_IOPS, adapt_stat(dir, "iops", "max"), c[6], 48);
-	rfmt(RU_NS, adapt_stat(dir, "lat_ns", "mean"), c[7], 48);
-	rfmt(RU_NS, adapt_stat(dir, "lat_ns", "p99"), c[8], 48);
-	for (int i = 0; i < 9; i++)
+	for (int k = 0; k < MARK_NFIGS; k++)
+		if (mark_figs[k].table) {
+			rfmt(mark_figs[k].unit,
+			     mark_fig_json(&mark_figs[k], dir), c[n], 48);
+			n++;
+		}
+	for (size_t i = 0; i < n; i++)
 		row[i] = c[i];
 	rtable_row(t, row);
 }
 
 bool adapt_mark(struct rdoc *d, const struct jr_node *root, struct err *err)
 {
-	static const char *const head[] = { "test",	  "",
-					    "MB/s best",  "MB/s mean",
-					    "MB/s min",	  "MB/s stddev",
-					    "IOPS best",  "mean latency",
-					    "p99 latency" };
 	const struct jr_node *tests = jr_get(root, "tests");
 	const struct jr_node *o = jr_get(root, "options");
 	const struct jr_node *env = jr_get(root, "environment");
 	struct rtable *t;
-	char title[512], runs[32];
+	char title[512], runs[32], tgt[512];
 	bool b;
 
 	if (!jr_len(tests))
@@ -129,15 +158,12 @@ bool adapt_mark(struct rdoc *d, const struct jr_node *root, struct err *err)
 	if (jr_bool(root, "partial", &b) && b)
 		d->partial = true;
 	adapt_stopped(d, root);
-	snprintf(title, sizeof(title), "%s%s, %s, cache=%s on %s (%s%s%s)",
+	snprintf(title, sizeof(title), "%s%s, %s, cache=%s on %s",
 		 jr_str(o, "preset") ? "preset " : "",
 		 jr_str(o, "preset") ? jr_str(o, "preset") : "custom tests",
 		 jr_str(o, "engine") ? jr_str(o, "engine") : "?",
 		 jr_str(o, "cache") ? jr_str(o, "cache") : "?",
-		 jr_str(env, "target") ? jr_str(env, "target") : "?",
-		 jr_str(env, "device") ? jr_str(env, "device") : "?",
-		 jr_str(env, "driver") ? ", " : "",
-		 jr_str(env, "driver") ? jr_str(env, "driver") : "");
+		 adapt_target(env, tgt, sizeof(tgt)));
 	d->title = xstrdup(title);
 	snprintf(
 		title, sizeof(title),
@@ -153,35 +179,36 @@ bool adapt_mark(struct rdoc *d, const struct jr_node *root, struct err *err)
 
 		if (test_subtitle(tt, sub, sizeof(sub)))
 			bars->subtitle = xstrdup(sub);
-		for (int k = 0; adapt_dirs[k]; k++) {
-			const struct jr_node *dir = jr_get(tt, adapt_dirs[k]);
+		for (int k = 0; suite_dir_names[k]; k++) {
+			const struct jr_node *dir =
+				jr_get(tt, suite_dir_names[k]);
 
 			if (!dir)
 				continue;
-			rbars_add(bars, adapt_dir_labels[k],
+			rbars_add(bars, suite_dir_labels[k],
 				  adapt_stat(dir, "mbps", "max"),
 				  adapt_stat(dir, "mbps", "min"),
 				  adapt_stat(dir, "mbps", "max"),
 				  adapt_stat(dir, "mbps", "mean"),
 				  dir_note(dir, note, sizeof(note)), NULL);
-			adapt_dir_warnings(d, name, adapt_dirs[k], dir);
+			adapt_dir_warnings(d, name, suite_dir_names[k], dir);
 			snprintf(key, sizeof(key), "%s/%s", name,
-				 adapt_dirs[k]);
+				 suite_dir_names[k]);
 			snprintf(group, sizeof(group), "%s %s", name,
-				 adapt_dirs[k]);
-			adapt_test_dir_figs(d, key, group, dir, RF_CHART);
+				 suite_dir_names[k]);
+			mark_dir_figs(d, key, group, dir);
 		}
 	}
-	t = rdoc_table(d, "table", "All figures", 9, head);
+	t = mark_table(d);
 	for (size_t i = 0; i < jr_len(tests); i++) {
 		const struct jr_node *tt = jr_at(tests, i);
 		char nbuf[64];
 		const char *name = adapt_test_name(tt, nbuf, sizeof(nbuf));
 
-		for (int k = 0; adapt_dirs[k]; k++)
-			if (jr_get(tt, adapt_dirs[k]))
-				mark_table_row(t, name, adapt_dir_labels[k],
-					       jr_get(tt, adapt_dirs[k]));
+		for (int k = 0; suite_dir_names[k]; k++)
+			if (jr_get(tt, suite_dir_names[k]))
+				mark_table_row(t, name, suite_dir_labels[k],
+					       jr_get(tt, suite_dir_names[k]));
 	}
 	return true;
 }

@@ -15,17 +15,10 @@
 #include "mark_report.h"
 #include "../../core/target.h"
 
-static const char *const test_cols[] = {
-	"test",	       "pattern",     "bs_bytes",   "qd",	  "threads",
-	"direction",   "runs_scored", "mbps_max",   "mbps_mean",  "mbps_min",
-	"mbps_stddev", "iops_max",    "iops_mean",  "iops_min",	  "iops_stddev",
-	"lat_min_us",  "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_max_us",
-};
-
-static const char *const mix_cols[] = {
-	"mix_read_pct",	      "mix_read_mbps_max",   "mix_read_mbps_mean",
-	"mix_write_mbps_max", "mix_write_mbps_mean",
-};
+/* Before the figures: the test; after them, its flags. */
+static const char *const test_cols[] = { "test",       "pattern", "bs_bytes",
+					 "qd",	       "threads", "direction",
+					 "runs_scored" };
 
 static const char *const tail_cols[] = { "page_cache_reads", "partial",
 					 "warnings" };
@@ -41,22 +34,10 @@ void mark_row_init(struct mark_row *row, const struct mark_test *t,
 	row->bs = t->bs;
 	row->qd = t->qd;
 	row->threads = t->threads;
-	row->dir = mark_dir_names[d];
-	for (int k = 0; k < 4; k++)
-		row->mbps[k] = row->iops[k] = NAN;
-	for (int k = 0; k < 5; k++)
-		row->lat_us[k] = NAN;
+	row->dir = suite_dir_names[d];
+	for (int k = 0; k < MARK_NFIGS; k++)
+		row->fig[k] = NAN;
 	row->mix_read_pct = NAN;
-	row->mix_read_mbps[0] = row->mix_read_mbps[1] = NAN;
-	row->mix_write_mbps[0] = row->mix_write_mbps[1] = NAN;
-}
-
-static void stat4(double *out, const struct mark_stat *s)
-{
-	out[0] = s->max;
-	out[1] = s->mean;
-	out[2] = s->min;
-	out[3] = s->stddev;
 }
 
 void mark_row_from_cell(struct mark_row *row, const struct mark_spec *s,
@@ -81,31 +62,29 @@ void mark_row_from_cell(struct mark_row *row, const struct mark_spec *s,
 					      0,
 				      "%s%s", n ? " " : "",
 				      c->warnings.v[k].id);
-	if (c->scored) {
-		stat4(row->mbps, &c->mbps);
-		stat4(row->iops, &c->iops);
-		if (d == MARK_MIX) {
-			row->mix_read_mbps[0] = c->read_mbps.max;
-			row->mix_read_mbps[1] = c->read_mbps.mean;
-			row->mix_write_mbps[0] = c->write_mbps.max;
-			row->mix_write_mbps[1] = c->write_mbps.mean;
-		}
-	}
-	if (c->lat && c->lat->count) {
-		row->lat_us[0] = (double)c->lat->min / 1e3;
-		row->lat_us[1] = hist_mean(c->lat) / 1e3;
-		row->lat_us[2] = (double)hist_percentile(c->lat, 50) / 1e3;
-		row->lat_us[3] = (double)hist_percentile(c->lat, 99) / 1e3;
-		row->lat_us[4] = (double)c->lat->max / 1e3;
-	}
+	for (int k = 0; k < MARK_NFIGS; k++)
+		row->fig[k] = mark_fig_value(&mark_figs[k], c, d);
+}
+
+/* The figures' columns: the shared ones, or the mix tests' own. */
+static bool csv_fig(const struct mark_fig *f, bool mix_own)
+{
+	return f->csv && !(f->scope & MARK_FIG_MIX) == !mix_own;
 }
 
 void mark_csv_head(struct csv *w, bool mix)
 {
 	for (size_t i = 0; i < N(test_cols); i++)
 		csv_str(w, test_cols[i]);
-	for (size_t i = 0; mix && i < N(mix_cols); i++)
-		csv_str(w, mix_cols[i]);
+	for (int k = 0; k < MARK_NFIGS; k++)
+		if (csv_fig(&mark_figs[k], false))
+			csv_str(w, mark_figs[k].csv);
+	if (mix) {
+		csv_str(w, "mix_read_pct");
+		for (int k = 0; k < MARK_NFIGS; k++)
+			if (csv_fig(&mark_figs[k], true))
+				csv_str(w, mark_figs[k].csv);
+	}
 	for (size_t i = 0; i < N(tail_cols); i++)
 		csv_str(w, tail_cols[i]);
 }
@@ -116,6 +95,14 @@ static void num(struct csv *w, double v, int digits)
 	double scale = pow(10, digits);
 
 	csv_num(w, isfinite(v) ? round(v * scale) / scale : NAN);
+}
+
+/* A figure in the CSV's unit. A deviation of one run is undefined: empty,
+ * not 0. */
+static void fig(struct csv *w, const struct mark_fig *f, double v, bool spread)
+{
+	num(w, (f->scope & MARK_FIG_SPREAD) && !spread ? NAN : v / f->csv_div,
+	    f->digits);
 }
 
 static void flag(struct csv *w, bool have, bool v)
@@ -134,19 +121,14 @@ void mark_csv_fields(struct csv *w, const struct mark_row *row, bool mix)
 	csv_num(w, row->threads);
 	csv_str(w, row->dir);
 	csv_num(w, row->started ? row->runs_scored : NAN);
-	/* A deviation of one run is undefined: empty, not 0. */
-	for (int k = 0; k < 4; k++)
-		num(w, k < 3 || spread ? row->mbps[k] : NAN, 3);
-	for (int k = 0; k < 4; k++)
-		num(w, k < 3 || spread ? row->iops[k] : NAN, 1);
-	for (int k = 0; k < 5; k++)
-		num(w, row->lat_us[k], 3);
+	for (int k = 0; k < MARK_NFIGS; k++)
+		if (csv_fig(&mark_figs[k], false))
+			fig(w, &mark_figs[k], row->fig[k], spread);
 	if (mix) {
 		num(w, row->mix_read_pct, 0);
-		num(w, row->mix_read_mbps[0], 3);
-		num(w, row->mix_read_mbps[1], 3);
-		num(w, row->mix_write_mbps[0], 3);
-		num(w, row->mix_write_mbps[1], 3);
+		for (int k = 0; k < MARK_NFIGS; k++)
+			if (csv_fig(&mark_figs[k], true))
+				fig(w, &mark_figs[k], row->fig[k], spread);
 	}
 	flag(w, row->started, row->page_cache_reads);
 	flag(w, row->started, row->partial);

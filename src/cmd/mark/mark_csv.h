@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mark_figs.h"
 #include "mark_suite.h"
 
 struct csv;
@@ -28,10 +29,8 @@ struct mark_row {
 	const char *dir; /* "read", "write", "mix" */
 	bool started; /* false: no figures, runs/partial/... left empty */
 	unsigned int runs_scored;
-	double mbps[4], iops[4]; /* max, mean, min, stddev over the runs */
-	double lat_us[5]; /* min, mean, p50, p99, max over every I/O */
+	double fig[MARK_NFIGS]; /* mark_figs[], in their units (ns) */
 	double mix_read_pct; /* mix lines only */
-	double mix_read_mbps[2], mix_write_mbps[2]; /* max, mean */
 	bool page_cache_reads, partial;
 	char warnings[256]; /* the test's warning ids, space-separated */
 };

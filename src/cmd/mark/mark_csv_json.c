@@ -10,27 +10,8 @@
 #include "../../report/json_read.h"
 #include "mark_csv.h"
 
-static double get(const struct jr_node *n, const char *path)
-{
-	return jr_numd(n, path, NAN);
-}
-
-static void stat4(double *out, const struct jr_node *dir, const char *what)
-{
-	static const char *const keys[] = { "max", "mean", "min", "stddev" };
-	char path[48];
-
-	for (int k = 0; k < 4; k++) {
-		snprintf(path, sizeof(path), "%s.%s", what, keys[k]);
-		out[k] = get(dir, path);
-	}
-}
-
 void mark_row_from_json(struct mark_row *row, const struct jr_node *dir)
 {
-	static const char *const lat[] = { "lat_ns.min", "lat_ns.mean",
-					   "lat_ns.p50", "lat_ns.p99",
-					   "lat_ns.max" };
 	const struct jr_node *w;
 	double v;
 	bool b;
@@ -43,16 +24,10 @@ void mark_row_from_json(struct mark_row *row, const struct jr_node *dir)
 		jr_num(dir, "runs_scored", &v) && v >= 0 ? (unsigned int)v : 0;
 	row->partial = jr_bool(dir, "partial", &b) && b;
 	row->page_cache_reads = jr_bool(dir, "page_cache_reads", &b) && b;
-	stat4(row->mbps, dir, "mbps");
-	stat4(row->iops, dir, "iops");
-	for (int k = 0; k < 5; k++)
-		row->lat_us[k] = get(dir, lat[k]) / 1e3;
 	if (jr_num(dir, "read_pct", &v))
 		row->mix_read_pct = v;
-	row->mix_read_mbps[0] = get(dir, "read_mbps.max");
-	row->mix_read_mbps[1] = get(dir, "read_mbps.mean");
-	row->mix_write_mbps[0] = get(dir, "write_mbps.max");
-	row->mix_write_mbps[1] = get(dir, "write_mbps.mean");
+	for (int k = 0; k < MARK_NFIGS; k++)
+		row->fig[k] = mark_fig_json(&mark_figs[k], dir);
 	w = jr_get(dir, "warnings");
 	for (size_t i = 0; i < jr_len(w); i++) {
 		const char *id = jr_str(jr_at(w, i), "id");

@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "mark_figs.h"
 #include "mark_json.h"
 #include "mark_report.h"
 #include "../../core/target.h"
@@ -33,7 +34,7 @@ json_t *jmark_options(const struct mark_spec *s)
 	for (int d = 0; d < MARK_DIRS; d++)
 		if (s->dir[d])
 			json_array_append_new(dirs,
-					      json_string(mark_dir_names[d]));
+					      json_string(suite_dir_names[d]));
 	json_object_set_new(o, "directions", dirs);
 	json_object_set_new(o, "mix_read_pct", json_integer(s->mix_read_pct));
 	json_object_set_new(o, "runs", json_integer(s->runs));
@@ -74,6 +75,27 @@ static json_t *jcell_lat(const struct mark_cell *c)
 	json_object_set_new(o, "count",
 			    json_integer((json_int_t)c->lat->count));
 	return o;
+}
+
+/*
+ * A figure of mark_figs.c that jcell() does not write lands at its place
+ * all the same (in an object jcell() wrote: "mbps", "lat_ns" ...), so
+ * that adding a figure is one row there. Its decimals are the CSV's, in
+ * the JSON's unit (latency in ns, not us).
+ */
+static void figs_fill(json_t *o, const struct mark_cell *c, enum mark_dir d)
+{
+	for (int k = 0; k < MARK_NFIGS; k++) {
+		const struct mark_fig *f = &mark_figs[k];
+		json_t *obj = json_object_get(o, f->json);
+		int digits = f->digits - (int)lround(log10(f->csv_div));
+
+		if (!json_is_object(obj) || json_object_get(obj, f->stat) ||
+		    ((f->scope & MARK_FIG_MIX) && d != MARK_MIX))
+			continue;
+		jset_real(obj, f->stat, mark_fig_value(f, c, d),
+			  digits > 0 ? digits : 0);
+	}
 }
 
 static json_t *jcell(const struct mark_result *r, const struct mark_cell *c,
@@ -132,6 +154,7 @@ static json_t *jcell(const struct mark_result *r, const struct mark_cell *c,
 	for (unsigned int k = 0; k < c->nruns; k++)
 		json_array_append_new(runs, jrun_result(&c->runs[k]));
 	json_object_set_new(o, "runs", runs);
+	figs_fill(o, c, d);
 	return o;
 }
 
@@ -156,7 +179,7 @@ json_t *jmark_tests(const struct mark_result *r)
 		json_object_set_new(o, "qd", json_integer(t->qd));
 		json_object_set_new(o, "threads", json_integer(t->threads));
 		for (int d = 0; d < MARK_DIRS; d++)
-			json_object_set_new(o, mark_dir_names[d],
+			json_object_set_new(o, suite_dir_names[d],
 					    s->dir[d] ?
 						    jcell(r, &r->cell[i][d],
 							  (enum mark_dir)d) :

@@ -34,7 +34,7 @@ static bool parse_only(struct suite_cli *c, struct err *err)
 	}
 	memset(c->s.dir, 0, sizeof(c->s.dir));
 	for (int i = 0; i < n; i++) {
-		int d = parse_choice(items[i], mark_dir_names);
+		int d = parse_choice(items[i], suite_dir_names);
 
 		if (d < 0)
 			return err_set(
@@ -143,7 +143,7 @@ void suite_print_estimate(const char *who, const struct suite_cli *c,
 		if (c->s.dir[d])
 			n += (size_t)snprintf(dirs + n, sizeof(dirs) - n,
 					      "%s%s", n ? ", " : "",
-					      mark_dir_names[d]);
+					      suite_dir_names[d]);
 	if (stat(path, &sb) && errno == ENOENT)
 		snprintf(fill, sizeof(fill), ", after writing the %s test file",
 			 fmt_size(c->m.size ? c->m.size : 1ull << 30, sz,

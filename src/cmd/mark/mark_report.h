@@ -37,11 +37,7 @@ const char *mark_suite_title(const struct mark_spec *s, char *buf, size_t len);
 const char *mark_procedure_text(const struct mark_spec *s, char *buf,
 				size_t len);
 
-/* "target PATH (test file, 1 GiB on ext4, vda via virtio_blk)" line. */
-void mark_text_target(const struct target *t, FILE *f);
 /* Wall time for a header: "7.3 s", "4 min 35 s". */
 const char *mark_fmt_took(double s, char *buf, size_t len);
-/* "O_DIRECT", "page cache, O_DSYNC" ... */
-const char *mark_cache_words(enum cache_mode c);
 
 #endif

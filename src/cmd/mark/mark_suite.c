@@ -191,7 +191,7 @@ static void set_label(struct walk *w, const char *test, enum mark_dir d,
 		snprintf(what, sizeof(what), "warm-up");
 	snprintf(w->label, sizeof(w->label), "%s %u/%u %s %s %s, %s left",
 		 w->s->label ? w->s->label : "mark", w->pos, w->total, test,
-		 mark_dir_names[d], what, left);
+		 suite_dir_names[d], what, left);
 }
 
 /* The pause between tests; false if a signal came. */
@@ -214,7 +214,7 @@ static bool pause_between(struct walk *w, const char *next, enum mark_dir d)
 				"\r%s: pause %.0f s before %s %s, %s left\033[K",
 				w->s->label ? w->s->label : "mark",
 				(double)(end - now) / 1e9, next,
-				mark_dir_names[d], left);
+				suite_dir_names[d], left);
 		}
 		step = end - now < 200000000ull ? end - now : 200000000ull;
 		clock_sleep_until(now + step);
@@ -228,12 +228,10 @@ static bool pause_between(struct walk *w, const char *next, enum mark_dir d)
 static void note_error(struct mark_result *mr, const struct run_result *r,
 		       const char *test, enum mark_dir d)
 {
-	static const char *const ops[] = { "read", "write", "flush" };
-
 	mr->errors = r->errors;
 	snprintf(mr->error, sizeof(mr->error),
 		 "%s %s: %s at offset %llu failed: %s (%llu errors)", test,
-		 mark_dir_names[d], ops[r->first_err_op],
+		 suite_dir_names[d], result_dir_name(r->first_err_op),
 		 (unsigned long long)r->first_err_off,
 		 r->first_errno ? strerror(r->first_errno) : "short transfer",
 		 (unsigned long long)r->errors);
@@ -277,7 +275,7 @@ static enum cell_rc run_cell(struct walk *w, const struct target *t,
 		ro.label = w->label;
 		if (!runner_run(&j, t, &ro, &res, err)) {
 			result_free(&res);
-			err_prefix(err, "%s %s", name, mark_dir_names[d]);
+			err_prefix(err, "%s %s", name, suite_dir_names[d]);
 			c->partial = true;
 			cell_figures(c, d);
 			return CELL_FAILED;

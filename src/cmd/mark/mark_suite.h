@@ -48,7 +48,6 @@ struct target;
 
 /* Directions, in CrystalDiskMark's order. */
 enum mark_dir { MARK_READ, MARK_WRITE, MARK_MIX, MARK_DIRS };
-extern const char *const mark_dir_names[]; /* "read", "write", "mix" */
 
 /* One CrystalDiskMark test: "SEQ1M Q8T1", "RND4K Q32T16". */
 struct mark_test {

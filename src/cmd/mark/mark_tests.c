@@ -27,8 +27,6 @@
 		true, (bs), (q), (t) \
 	}
 
-const char *const mark_dir_names[] = { "read", "write", "mix", NULL };
-
 const struct mark_preset mark_presets[] = {
 	{ "default",
 	  "CrystalDiskMark 8/9 default",

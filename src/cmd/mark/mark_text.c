@@ -3,9 +3,12 @@
  * `iolab mark` as a table a person reads at a glance: tests as rows, read
  * and write side by side, the spread over runs below, units in headers.
  */
+#include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 
+#include "mark_figs.h"
 #include "mark_report.h"
 #include "../run/run_report.h"
 #include "../../core/target.h"
@@ -46,30 +49,6 @@ const char *mark_procedure_text(const struct mark_spec *s, char *buf,
 	return buf;
 }
 
-void mark_text_target(const struct target *t, FILE *f)
-{
-	const struct target_env *e = &t->env;
-	char sz[32];
-
-	fprintf(f, "target %s (%s%s", t->path,
-		t->is_bdev ? "block device, " :
-			     (t->created ? "test file, " : "file, "),
-		fmt_size(t->region_len, sz, sizeof(sz)));
-	if (e->fs_type[0])
-		fprintf(f, " on %s", e->fs_type);
-	if (e->device[0])
-		fprintf(f, ", %s%s%s", e->device, e->driver[0] ? " via " : "",
-			e->driver);
-	fprintf(f, ")\n");
-}
-
-const char *mark_cache_words(enum cache_mode c)
-{
-	if (cache_direct(c))
-		return cache_dsync(c) ? "O_DIRECT, O_DSYNC" : "O_DIRECT";
-	return cache_dsync(c) ? "page cache, O_DSYNC" : "page cache";
-}
-
 const char *mark_fmt_took(double s, char *buf, size_t len)
 {
 	unsigned long long t = (unsigned long long)(s + 0.5);
@@ -86,46 +65,106 @@ const char *mark_fmt_took(double s, char *buf, size_t len)
 	return buf;
 }
 
-#define LAT_W 9
-
-/* One direction's four columns of a row. */
-static void print_block(const struct mark_cell *c, bool wanted, FILE *f)
+/* The columns of a direction's block: mark_figs[] with a heading. */
+static bool block_col(const struct mark_fig *f)
 {
-	char mean[16], p99[16], mb[24], marks[4];
+	return f->head && !(f->scope & MARK_FIG_MIX);
+}
+
+/* Width of a block's columns and the spaces between them. */
+static int block_width(void)
+{
+	int w = -1;
+
+	for (int k = 0; k < MARK_NFIGS; k++)
+		if (block_col(&mark_figs[k]))
+			w += 1 + mark_figs[k].width;
+	return w;
+}
+
+static void print_fig(const struct mark_fig *g, const struct mark_cell *c,
+		      enum mark_dir d, bool first, FILE *f)
+{
+	double v = mark_fig_value(g, c, d);
+	bool marked = g->scope & MARK_FIG_MARKS;
+	char buf[32], marks[4];
+
+	if (isnan(v))
+		snprintf(buf, sizeof(buf), "-");
+	else if (g->unit == RU_NS)
+		fmt_ns(v, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "%.*f%s%s", g->prec, v,
+			 marked ? mark_cell_marks(c, marks) : "",
+			 marked && c->partial ? "*" : "");
+	fprintf(f, "%s%*s", first ? "  " : " ", g->width, buf);
+}
+
+/* One direction's columns of a row. */
+static void print_block(const struct mark_cell *c, enum mark_dir d, bool wanted,
+			FILE *f)
+{
+	bool first = true;
 
 	if (!wanted)
 		return;
-	if (!c->scored) {
-		fprintf(f, "  %10s %9s %*s %*s", c->started ? "*" : "-", "-",
-			LAT_W, "-", LAT_W, "-");
-		return;
+	for (int k = 0; k < MARK_NFIGS; k++) {
+		const struct mark_fig *g = &mark_figs[k];
+
+		if (!block_col(g))
+			continue;
+		if (!c->scored)
+			fprintf(f, "%s%*s", first ? "  " : " ", g->width,
+				first && c->started ? "*" : "-");
+		else
+			print_fig(g, c, d, first, f);
+		first = false;
 	}
-	snprintf(mb, sizeof(mb), "%.2f%s%s", c->mbps.max,
-		 mark_cell_marks(c, marks), c->partial ? "*" : "");
-	fprintf(f, "  %10s %9.0f %*s %*s", mb, c->iops.max, LAT_W,
-		fmt_ns(hist_mean(c->lat), mean, sizeof(mean)), LAT_W,
-		fmt_ns((double)hist_percentile(c->lat, 99), p99, sizeof(p99)));
 }
 
 static void print_block_head(const char *title, bool wanted, FILE *f)
 {
+	static const char dashes[] = "------------------------------------";
+	int w = block_width(), len, pad;
 	char line[64];
-	int pad;
 
 	if (!wanted)
 		return;
-	/* 2 + 10 + 1 + 9 + 1 + 9 + 1 + 9 = 42 columns, title centred. */
-	snprintf(line, sizeof(line), " %s ", title);
-	pad = (40 - (int)strlen(line)) / 2;
-	fprintf(f, "  %.*s%s%.*s", pad, "--------------------", line,
-		40 - pad - (int)strlen(line), "--------------------");
+	/* The title centred over the block's columns. */
+	len = snprintf(line, sizeof(line), " %s ", title);
+	pad = (w - len) / 2;
+	fprintf(f, "  %.*s%s%.*s", pad, dashes, line, w - pad - len, dashes);
 }
 
 static void print_cols_head(bool wanted, FILE *f)
 {
-	if (wanted)
-		fprintf(f, "  %10s %9s %*s %*s", "MB/s", "IOPS", LAT_W, "mean",
-			LAT_W, "p99");
+	bool first = true;
+
+	if (!wanted)
+		return;
+	for (int k = 0; k < MARK_NFIGS; k++)
+		if (block_col(&mark_figs[k])) {
+			fprintf(f, "%s%*s", first ? "  " : " ",
+				mark_figs[k].width, mark_figs[k].head);
+			first = false;
+		}
+}
+
+/* The mix tests' own columns after the block: headings, or blanks. */
+static void print_mix_head(bool blank, FILE *f)
+{
+	bool first = true;
+
+	for (int k = 0; k < MARK_NFIGS; k++) {
+		const struct mark_fig *g = &mark_figs[k];
+
+		if (!g->head || !(g->scope & MARK_FIG_MIX))
+			continue;
+		fprintf(f, "%s%*s", first ? "  " : " ", g->width,
+			blank ? "" : g->head);
+		first = false;
+	}
+	fprintf(f, "\n");
 }
 
 static int name_width(const struct mark_spec *s)
@@ -163,8 +202,8 @@ static void print_main(const struct mark_result *r, FILE *f)
 
 		fprintf(f, "%-*s", nw,
 			mark_test_name(&s->tests[i], name, sizeof(name)));
-		print_block(&r->cell[i][MARK_READ], rd, f);
-		print_block(&r->cell[i][MARK_WRITE], wr, f);
+		print_block(&r->cell[i][MARK_READ], MARK_READ, rd, f);
+		print_block(&r->cell[i][MARK_WRITE], MARK_WRITE, wr, f);
 		fprintf(f, "\n");
 	}
 }
@@ -174,6 +213,7 @@ static void print_mix(const struct mark_result *r, FILE *f)
 	const struct mark_spec *s = &r->spec;
 	int nw = name_width(s);
 	char title[48];
+	bool first;
 
 	if (!s->dir[MARK_MIX])
 		return;
@@ -182,19 +222,24 @@ static void print_mix(const struct mark_result *r, FILE *f)
 	fprintf(f, "%s%-*s",
 		s->dir[MARK_READ] || s->dir[MARK_WRITE] ? "\n" : "", nw, "");
 	print_block_head(title, true, f);
-	fprintf(f, "  %10s %10s\n%-*s", "", "", nw, "Test");
+	print_mix_head(true, f);
+	fprintf(f, "%-*s", nw, "Test");
 	print_cols_head(true, f);
-	fprintf(f, "  %10s %10s\n", "read MB/s", "write MB/s");
+	print_mix_head(false, f);
 	for (unsigned int i = 0; i < s->ntests; i++) {
 		const struct mark_cell *c = &r->cell[i][MARK_MIX];
 		char name[32];
 
 		fprintf(f, "%-*s", nw,
 			mark_test_name(&s->tests[i], name, sizeof(name)));
-		print_block(c, true, f);
-		if (c->scored)
-			fprintf(f, "  %10.2f %10.2f", c->read_mbps.max,
-				c->write_mbps.max);
+		print_block(c, MARK_MIX, true, f);
+		first = true;
+		for (int k = 0; c->scored && k < MARK_NFIGS; k++)
+			if (mark_figs[k].head &&
+			    (mark_figs[k].scope & MARK_FIG_MIX)) {
+				print_fig(&mark_figs[k], c, MARK_MIX, first, f);
+				first = false;
+			}
 		fprintf(f, "\n");
 	}
 }
@@ -225,7 +270,7 @@ static void print_spread(const struct mark_result *r, FILE *f)
 				nw,
 				mark_test_name(&s->tests[i], name,
 					       sizeof(name)),
-				mark_dir_names[d], c->mbps.max, c->mbps.mean,
+				suite_dir_names[d], c->mbps.max, c->mbps.mean,
 				c->mbps.min, c->mbps.stddev, cv, c->scored);
 		}
 	}
@@ -247,7 +292,7 @@ static void print_cell_warnings(const struct mark_result *r, FILE *f, bool *any)
 				fprintf(f, "  ! %s %s: %s\n",
 					mark_test_name(&s->tests[i], name,
 						       sizeof(name)),
-					mark_dir_names[d], w->v[k].msg);
+					suite_dir_names[d], w->v[k].msg);
 			}
 		}
 	}
@@ -295,24 +340,23 @@ void mark_text_print(const struct mark_report *rep, FILE *f)
 	const struct mark_result *r = rep->res;
 	const struct mark_spec *s = &r->spec;
 	const struct job_spec *b = &s->base;
-	char title[256], proc[128], took[32], marks[4];
+	char title[256], proc[128], took[32], marks[4], tgt[PATH_MAX + 256];
 	struct warnings all = { 0 };
 	bool any = false;
 
 	fprintf(f, "iolab mark: %s\n",
 		mark_suite_title(s, title, sizeof(title)));
-	mark_text_target(rep->target, f);
+	fprintf(f, "target %s\n",
+		target_describe(rep->target, tgt, sizeof(tgt)));
 	fprintf(f, "engine %s%s%s%s, cache=%s (%s)\n", engine_name(b->engine),
 		r->engine_features[0] ? " (" : "", r->engine_features,
 		r->engine_features[0] ? ")" : "", cache_name(b->cache),
-		mark_cache_words(b->cache));
+		cache_words(b->cache));
 	fprintf(f, "%s; took %s", mark_procedure_text(s, proc, sizeof(proc)),
 		mark_fmt_took(r->elapsed_s, took, sizeof(took)));
 	if (r->partial)
 		fprintf(f, "  ** PARTIAL: %s **",
-			r->stop_signal == SIGINT ? "interrupted by Ctrl-C" :
-			r->stop_signal		 ? "stopped by a signal" :
-						   "stopped by an I/O error");
+			result_stop_words(r->stop_signal));
 	fprintf(f, "\n\n");
 	print_main(r, f);
 	print_mix(r, f);

@@ -21,7 +21,7 @@ bool adapt_matrix(struct rdoc *d, const struct jr_node *root, struct err *err)
 	const struct jr_node *env = jr_get(root, "environment");
 	size_t n = jr_len(cells);
 	struct adapt_cell *c;
-	char title[512];
+	char title[512], tgt[512];
 	bool b;
 
 	if (!n)
@@ -39,13 +39,9 @@ bool adapt_matrix(struct rdoc *d, const struct jr_node *root, struct err *err)
 	if (jr_bool(root, "partial", &b) && b)
 		d->partial = true;
 	adapt_stopped(d, root);
-	snprintf(title, sizeof(title),
-		 "engine x cache, preset %s on %s (%s%s%s)",
+	snprintf(title, sizeof(title), "engine x cache, preset %s on %s",
 		 jr_str(o, "preset") ? jr_str(o, "preset") : "custom",
-		 jr_str(env, "target") ? jr_str(env, "target") : "?",
-		 jr_str(env, "device") ? jr_str(env, "device") : "?",
-		 jr_str(env, "driver") ? ", " : "",
-		 jr_str(env, "driver") ? jr_str(env, "driver") : "");
+		 adapt_target(env, tgt, sizeof(tgt)));
 	d->title = xstrdup(title);
 
 	c = xcalloc(n, sizeof(*c));

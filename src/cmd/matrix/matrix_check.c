@@ -5,6 +5,7 @@
  * whose flushes QEMU drops (cache=unsafe) is inconclusive by check's own
  * rule, never a pass.
  */
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,9 +18,7 @@
 
 static const char *setting(const struct matrix_cell *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "aio=%s cache=%s", engine_name(c->engine),
-		 cache_name(c->cache));
-	return buf;
+	return job_qemu_words(c->engine, c->cache, buf, len);
 }
 
 /* The cell's verdict on the profile, or -1 when it has none. */
@@ -125,7 +124,7 @@ void matrix_check_text(const struct matrix_report *rep, FILE *f)
 {
 	const struct matrix_result *r = rep->res;
 	const struct check_profile *p = r->spec.check;
-	char took[32], lines[MATRIX_REC_LINES][512];
+	char took[32], lines[MATRIX_REC_LINES][512], tgt[PATH_MAX + 256];
 	unsigned int checked = 0, refused = 0, failed = 0;
 	int notes[64], nnotes = 0, nl, k;
 	struct warnings all = { 0 };
@@ -140,7 +139,8 @@ void matrix_check_text(const struct matrix_report *rep, FILE *f)
 		p->name, p->title, r->spec.nengines,
 		r->spec.nengines == 1 ? "" : "s", r->spec.ncaches,
 		r->spec.ncaches == 1 ? "" : "s");
-	mark_text_target(rep->target, f);
+	fprintf(f, "target %s\n",
+		target_describe(rep->target, tgt, sizeof(tgt)));
 	fprintf(f,
 		"each step %.0f s, as a QEMU disk with the cell's aio= and cache=; %u cell%s checked, %u refused, %u failed; took %s",
 		(double)r->spec.check_runtime_ns / 1e9, checked,
@@ -148,8 +148,7 @@ void matrix_check_text(const struct matrix_report *rep, FILE *f)
 		mark_fmt_took(r->elapsed_s, took, sizeof(took)));
 	if (r->partial)
 		fprintf(f, "  ** PARTIAL: %s **",
-			r->stop_signal == SIGINT ? "interrupted by Ctrl-C" :
-						   "stopped by a signal");
+			result_stop_words(r->stop_signal));
 	fprintf(f, "\n\n%-9s %-12s  %-13s", "engine", "cache", "verdict");
 	for (int i = 0; i < p->ncrit; i++)
 		fprintf(f, "  %24.24s", p->crit[i].id);

@@ -5,6 +5,7 @@
  * on host power loss, footnotes for refused and failed cells, and the
  * closing recommendation.
  */
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
@@ -125,9 +126,7 @@ static void print_table(const struct matrix_result *r, enum mark_dir d,
 
 static const char *setting(const struct matrix_cell *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "aio=%s cache=%s", engine_name(c->engine),
-		 cache_name(c->cache));
-	return buf;
+	return job_qemu_words(c->engine, c->cache, buf, len);
 }
 
 /* The settings of the measured cells that @pick selects, comma-separated. */
@@ -264,7 +263,8 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 {
 	const struct matrix_result *r = rep->res;
 	const struct mark_spec *s = &r->spec.mark;
-	char title[256], proc[128], took[32], lines[MATRIX_REC_LINES][512];
+	char title[256], proc[128], took[32], lines[MATRIX_REC_LINES][512],
+		tgt[PATH_MAX + 256];
 	unsigned int measured = 0, refused = 0, failed = 0;
 	bool page = false, unbacked = false, cached = false, partial = false,
 	     forced = false;
@@ -293,15 +293,15 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 		mark_suite_title(s, title, sizeof(title)), r->spec.nengines,
 		r->spec.nengines == 1 ? "" : "s", r->spec.ncaches,
 		r->spec.ncaches == 1 ? "" : "s");
-	mark_text_target(rep->target, f);
+	fprintf(f, "target %s\n",
+		target_describe(rep->target, tgt, sizeof(tgt)));
 	fprintf(f, "%s; %u cell%s measured, %u refused, %u failed; took %s",
 		mark_procedure_text(s, proc, sizeof(proc)), measured,
 		measured == 1 ? "" : "s", refused, failed,
 		mark_fmt_took(r->elapsed_s, took, sizeof(took)));
 	if (r->partial)
 		fprintf(f, "  ** PARTIAL: %s **",
-			r->stop_signal == SIGINT ? "interrupted by Ctrl-C" :
-						   "stopped by a signal");
+			result_stop_words(r->stop_signal));
 	fprintf(f, "\n");
 	for (int d = 0; d < MARK_DIRS; d++)
 		if (s->dir[d])
@@ -356,7 +356,7 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 						 mark_test_name(&s->tests[i],
 								name,
 								sizeof(name)),
-						 mark_dir_names[d],
+						 suite_dir_names[d],
 						 w->v[x].msg);
 				}
 			}

@@ -6,60 +6,33 @@
 #include <string.h>
 
 #include "../adapters.h"
+#include "run_figs.h"
 #include "../../report/adapt.h"
 #include "../../report/json_read.h"
+#include "../../core/result.h"
 #include "../../util/err.h"
 #include "../../util/parse.h"
 #include "../../util/xmem.h"
 
-static const char *const run_dirs[] = { "read", "write", "flush" };
-
-/* Percentiles shown as figures when the document has them. */
-static const struct {
-	double p;
-	const char *key, *name;
-	unsigned int flags;
-} run_pcts[] = {
-	{ 50, "lat_p50", "p50 latency", 0 },
-	{ 99, "lat_p99", "p99 latency", RF_CHART | RF_HEADLINE },
-	{ 99.9, "lat_p99_9", "p99.9 latency", 0 },
-	{ 99.99, "lat_p99_99", "p99.99 latency", 0 },
-};
-
-static void run_dir_figs(struct rdoc *d, const char *prefix, const char *group,
-			 const struct jr_node *dir, bool is_flush)
+/* The figures of direction @dir (k): run_dir_figs[] in the document. */
+static void run_dir_figs_add(struct rdoc *d, const char *prefix,
+			     const char *group, const struct jr_node *dir,
+			     int k)
 {
-	const struct jr_node *lat = jr_get(dir, "lat_ns");
+	bool is_flush = k == DIR_FLUSH;
 	char key[160];
 	double v;
 
-#define KEY(s) (snprintf(key, sizeof(key), "%s%s", prefix, s), key)
-	if (is_flush) {
-		rdoc_fig(d, KEY("count"), group, "flushes", RU_COUNT, RB_NONE,
-			 jr_numd(dir, "count", NAN), 0);
-		if (jr_num(dir, "skipped", &v) && v > 0)
-			rdoc_fig(d, KEY("skipped"), group, "flushes skipped",
-				 RU_COUNT, RB_NONE, v, 0);
-	} else {
-		rdoc_fig(d, KEY("iops"), group, "IOPS", RU_IOPS, RB_HIGHER,
-			 jr_numd(dir, "iops", NAN), RF_CHART | RF_HEADLINE);
-		rdoc_fig(d, KEY("mbps"), group, "MB/s", RU_MBPS, RB_HIGHER,
-			 jr_numd(dir, "mbps", NAN), RF_CHART | RF_HEADLINE);
+	for (const struct run_fig *f = run_dir_figs; f->key; f++) {
+		if (!f->name || !run_fig_in_dir(f, k) ||
+		    ((f->scope & RUN_FIG_FLUSH) && !is_flush) ||
+		    !run_fig_json(f, dir, &v) ||
+		    ((f->scope & RUN_FIG_POSITIVE) && !(v > 0)))
+			continue;
+		snprintf(key, sizeof(key), "%s%s", prefix, f->key);
+		rdoc_fig(d, key, group, f->name, f->unit, f->better, v,
+			 is_flush ? 0 : f->rflags);
 	}
-	if (!lat)
-		return;
-	rdoc_fig(d, KEY("lat_min"), group, "min latency", RU_NS, RB_LOWER,
-		 jr_numd(lat, "min", NAN), 0);
-	rdoc_fig(d, KEY("lat_mean"), group, "mean latency", RU_NS, RB_LOWER,
-		 jr_numd(lat, "mean", NAN), is_flush ? 0 : RF_HEADLINE);
-	for (size_t i = 0; i < sizeof(run_pcts) / sizeof(run_pcts[0]); i++)
-		if (adapt_percentile(lat, run_pcts[i].p, &v))
-			rdoc_fig(d, KEY(run_pcts[i].key), group,
-				 run_pcts[i].name, RU_NS, RB_LOWER, v,
-				 is_flush ? 0 : run_pcts[i].flags);
-	rdoc_fig(d, KEY("lat_max"), group, "max latency", RU_NS, RB_LOWER,
-		 jr_numd(lat, "max", NAN), 0);
-#undef KEY
 }
 
 /* The latency percentile curves of one job: one series per direction. */
@@ -68,9 +41,9 @@ static void run_pct_chart(struct rdoc *d, const struct jr_node *job,
 {
 	struct rline *l = NULL;
 
-	for (int k = 0; k < 3; k++) {
-		const struct jr_node *ps =
-			jr_get(jr_get(job, run_dirs[k]), "lat_ns.percentiles");
+	for (int k = 0; k < DIR_COUNT; k++) {
+		const struct jr_node *ps = jr_get(
+			jr_get(job, result_dir_name(k)), "lat_ns.percentiles");
 		size_t n = jr_len(ps), m = 0;
 		double *x, *y;
 
@@ -87,7 +60,8 @@ static void run_pct_chart(struct rdoc *d, const struct jr_node *job,
 				l = rdoc_line(d, "latency", title, "percentile",
 					      RU_PCT, RSC_NINES, "latency",
 					      RU_NS, RSC_LOG);
-			rline_series(l, run_dirs[k], 0, k == 2, m, x, y);
+			rline_series(l, result_dir_name(k), 0, k == DIR_FLUSH,
+				     m, x, y);
 		}
 		free(x);
 		free(y);
@@ -139,43 +113,51 @@ out:
 	free(w);
 }
 
+/* The text table's columns (run_text.c), from the document. */
 static void run_summary_table(struct rdoc *d, const struct jr_node *job,
 			      const char *title)
 {
-	static const char *const head[] = { "",	     "IOPS",  "MB/s",
-					    "MiB/s", "mean",  "p50",
-					    "p99",   "p99.9", "max" };
-	struct rtable *t = rdoc_table(d, "table", title, 9, head);
+	size_t ncols = run_fig_columns() + 1, i;
+	const char **head = xcalloc(ncols, sizeof(*head));
+	char(*c)[48] = xcalloc(ncols, sizeof(*c));
+	const char **row = xcalloc(ncols, sizeof(*row));
+	struct rtable *t;
 
-	for (int k = 0; k < 3; k++) {
-		const struct jr_node *dir = jr_get(job, run_dirs[k]);
-		const struct jr_node *lat = jr_get(dir, "lat_ns");
-		char c[9][48];
-		const char *row[9];
+	head[0] = "";
+	i = 1;
+	for (const struct run_fig *f = run_dir_figs; f->key; f++)
+		if (f->head)
+			head[i++] = f->head;
+	t = rdoc_table(d, "table", title, ncols, head);
+	for (int k = 0; k < DIR_COUNT; k++) {
+		const struct jr_node *dir = jr_get(job, result_dir_name(k));
 		double v;
 
-		if (!dir || (k == 2 && jr_numd(dir, "count", 0) <= 0))
+		if (!dir || (k == DIR_FLUSH && jr_numd(dir, "count", 0) <= 0))
 			continue;
-		snprintf(c[0], sizeof(c[0]), "%s", run_dirs[k]);
-		if (k == 2) {
-			snprintf(c[1], sizeof(c[1]), "%.0f flushes",
-				 jr_numd(dir, "count", 0));
-			c[2][0] = c[3][0] = 0;
-		} else {
-			rfmt(RU_IOPS, jr_numd(dir, "iops", NAN), c[1], 48);
-			rfmt(RU_MBPS, jr_numd(dir, "mbps", NAN), c[2], 48);
-			rfmt(RU_MBPS, jr_numd(dir, "mibps", NAN), c[3], 48);
+		snprintf(c[0], sizeof(c[0]), "%s", result_dir_name(k));
+		i = 1;
+		for (const struct run_fig *f = run_dir_figs; f->key; f++) {
+			if (!f->head)
+				continue;
+			if (k == DIR_FLUSH && (f->scope & RUN_FIG_COUNT_COL))
+				snprintf(c[i], sizeof(c[i]), "%.0f flushes",
+					 jr_numd(dir, "count", 0));
+			else if (!run_fig_in_dir(f, k))
+				c[i][0] = 0;
+			else {
+				run_fig_json(f, dir, &v);
+				rfmt(f->unit, v, c[i], sizeof(c[i]));
+			}
+			i++;
 		}
-		rfmt(RU_NS, jr_numd(lat, "mean", NAN), c[4], 48);
-		rfmt(RU_NS, adapt_percentile(lat, 50, &v) ? v : NAN, c[5], 48);
-		rfmt(RU_NS, adapt_percentile(lat, 99, &v) ? v : NAN, c[6], 48);
-		rfmt(RU_NS, adapt_percentile(lat, 99.9, &v) ? v : NAN, c[7],
-		     48);
-		rfmt(RU_NS, jr_numd(lat, "max", NAN), c[8], 48);
-		for (int i = 0; i < 9; i++)
+		for (i = 0; i < ncols; i++)
 			row[i] = c[i];
 		rtable_row(t, row);
 	}
+	free(head);
+	free(c);
+	free(row);
 }
 
 /* "randread 4 KiB QD1 T1, io_uring, cache=none" */
@@ -217,17 +199,17 @@ static void run_job(struct rdoc *d, const struct jr_node *job, size_t num)
 		snprintf(prefix, sizeof(prefix), "job%zu/", num);
 		snprintf(gp, sizeof(gp), "job %zu ", num);
 	}
-	for (int k = 0; k < 3; k++) {
-		const struct jr_node *dir = jr_get(job, run_dirs[k]);
+	for (int k = 0; k < DIR_COUNT; k++) {
+		const struct jr_node *dir = jr_get(job, result_dir_name(k));
 
-		if (!dir || (k == 2 && jr_numd(dir, "count", 0) <= 0))
+		if (!dir || (k == DIR_FLUSH && jr_numd(dir, "count", 0) <= 0))
 			continue;
-		snprintf(key, sizeof(key), "%s%s/", prefix, run_dirs[k]);
-		snprintf(group, sizeof(group), "%s%s", gp, run_dirs[k]);
-		run_dir_figs(d, key, group, dir, k == 2);
-		if (k < 2) {
+		snprintf(key, sizeof(key), "%s%s/", prefix, result_dir_name(k));
+		snprintf(group, sizeof(group), "%s%s", gp, result_dir_name(k));
+		run_dir_figs_add(d, key, group, dir, k);
+		if (k < DIR_FLUSH) {
 			/* compare's noise: the job's own seconds. */
-			const char *one[] = { run_dirs[k], NULL };
+			const char *one[] = { result_dir_name(k), NULL };
 			char ki[128], km[128];
 
 			snprintf(ki, sizeof(ki), "%siops", key);
@@ -235,14 +217,16 @@ static void run_job(struct rdoc *d, const struct jr_node *job, size_t num)
 			adapt_seconds_samples(d, job, one, ki, km);
 		}
 	}
-	snprintf(key, sizeof(key), "%scpu_us_per_io", prefix);
-	snprintf(group, sizeof(group), "%scpu", gp);
-	rdoc_fig(d, key, group, "CPU per I/O", RU_US, RB_LOWER,
-		 jr_numd(job, "cpu.us_per_io", NAN), 0);
-	snprintf(key, sizeof(key), "%serrors", prefix);
-	snprintf(group, sizeof(group), "%serrors", gp);
-	rdoc_fig(d, key, group, "I/O errors", RU_COUNT, RB_LOWER,
-		 jr_numd(job, "errors.count", NAN), 0);
+	for (const struct run_fig *f = run_job_figs; f->key; f++) {
+		double v;
+
+		if (!f->name)
+			continue;
+		run_fig_json(f, job, &v);
+		snprintf(key, sizeof(key), "%s%s", prefix, f->key);
+		snprintf(group, sizeof(group), "%s%s", gp, f->group);
+		rdoc_fig(d, key, group, f->name, f->unit, f->better, v, 0);
+	}
 	if (jr_bool(job, "partial", &b) && b)
 		d->partial = true;
 

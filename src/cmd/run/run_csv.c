@@ -3,38 +3,48 @@
  * `iolab run --csv`: the result table for spreadsheets. One line per
  * direction (read, write, flush), each carrying the job's settings so that
  * lines of several runs can be pasted under one another; latency in ns,
- * throughput in MB/s (10^6) and MiB/s (2^20).
+ * throughput in MB/s (10^6) and MiB/s (2^20). The figure columns are
+ * run_figs.c's.
  */
 #include <math.h>
 #include <stdio.h>
 
 #include "../../report/csv.h"
+#include "run_figs.h"
 #include "run_report.h"
 
-static const char *const dir_names[] = { "read", "write", "flush" };
+/* The job's settings, repeated on every line. */
+static const char *const setting_cols[] = { "engine",	"cache", "rw",
+					    "bs_bytes", "qd",	 "threads",
+					    "direction" };
 
 static void header(struct csv *w, const struct job_spec *j)
 {
-	static const char *const cols[] = {
-		"engine",     "cache",	     "rw",
-		"bs_bytes",   "qd",	     "threads",
-		"direction",  "ios",	     "bytes",
-		"iops",	      "mbps",	     "mibps",
-		"lat_min_ns", "lat_mean_ns", "lat_stddev_ns",
-		"lat_max_ns",
-	};
 	char name[48];
 
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		csv_str(w, cols[i]);
+	for (size_t i = 0; i < sizeof(setting_cols) / sizeof(setting_cols[0]);
+	     i++)
+		csv_str(w, setting_cols[i]);
+	for (const struct run_fig *f = run_dir_figs; f->key; f++)
+		if (f->csv)
+			csv_str(w, f->csv);
 	for (int i = 0; i < j->npercentiles; i++) {
 		snprintf(name, sizeof(name), "lat_p%g_ns", j->percentiles[i]);
 		csv_str(w, name);
 	}
-	csv_str(w, "elapsed_s");
-	csv_str(w, "cpu_us_per_io");
+	for (const struct run_fig *f = run_job_figs; f->key; f++)
+		if (f->csv)
+			csv_str(w, f->csv);
 	csv_str(w, "partial");
 	csv_end_line(w);
+}
+
+/* @v rounded to the figure's decimals; NAN stays empty. */
+static void num(struct csv *w, const struct run_fig *f, double v)
+{
+	double scale = pow(10, f->digits);
+
+	csv_num(w, f->digits < 0 ? v : round(v * scale) / scale);
 }
 
 static void row(struct csv *w, const struct run_result *r, int d)
@@ -49,37 +59,17 @@ static void row(struct csv *w, const struct run_result *r, int d)
 	csv_num(w, (double)j->bs);
 	csv_num(w, j->qd);
 	csv_num(w, j->threads);
-	csv_str(w, dir_names[d]);
-	csv_num(w, (double)r->dir[d].ios);
-	if (d == DIR_FLUSH) {
-		/* A flush moves no data of its own. */
-		for (int i = 0; i < 4; i++)
-			csv_num(w, NAN);
-	} else {
-		csv_num(w, (double)r->dir[d].bytes);
-		csv_num(w, round(result_dir_fig(r, d, result_iops(r, d)) * 10) /
-				   10);
-		csv_num(w,
-			round(result_dir_fig(r, d, result_mbps(r, d)) * 1000) /
-				1000);
-		csv_num(w,
-			round(result_dir_fig(r, d, result_mibps(r, d)) * 1000) /
-				1000);
-	}
-	if (h->count) {
-		csv_num(w, (double)h->min);
-		csv_num(w, round(hist_mean(h) * 10) / 10);
-		csv_num(w, round(hist_stddev(h) * 10) / 10);
-		csv_num(w, (double)h->max);
+	csv_str(w, result_dir_name(d));
+	for (const struct run_fig *f = run_dir_figs; f->key; f++)
+		if (f->csv)
+			num(w, f, run_fig_value(f, r, d));
+	if (h->count)
 		hist_percentiles(h, j->percentiles, j->npercentiles, v);
-		for (int i = 0; i < j->npercentiles; i++)
-			csv_num(w, (double)v[i]);
-	} else {
-		for (int i = 0; i < 4 + j->npercentiles; i++)
-			csv_num(w, NAN);
-	}
-	csv_num(w, round(r->elapsed_s * 1e6) / 1e6);
-	csv_num(w, round(result_cpu_fig(r) * 1000) / 1000);
+	for (int i = 0; i < j->npercentiles; i++)
+		csv_num(w, h->count ? (double)v[i] : NAN);
+	for (const struct run_fig *f = run_job_figs; f->key; f++)
+		if (f->csv)
+			num(w, f, run_fig_value(f, r, d));
 	csv_str(w, r->partial ? "true" : "false");
 	csv_end_line(w);
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `iolab run` as a table a person reads at a glance. */
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
 
+#include "run_figs.h"
 #include "run_report.h"
 #include "../../core/target.h"
 #include "../../util/parse.h"
@@ -30,40 +32,43 @@ void text_warnings(const struct warnings *w, FILE *f)
 		fprintf(f, "  ! %s\n", term_safe(w->v[i].msg));
 }
 
-static const char *const dir_names[] = { "read", "write", "flush" };
+/* The table's header: one column per figure with a heading. */
+static void print_head(FILE *f)
+{
+	fprintf(f, "%-6s", "");
+	for (const struct run_fig *g = run_dir_figs; g->key; g++)
+		if (g->head)
+			fprintf(f, " %*s", g->width, g->head);
+	fprintf(f, "\n");
+}
+
+static void print_cell(const struct run_fig *g, double v, FILE *f)
+{
+	char buf[32];
+
+	if (isnan(v))
+		fprintf(f, " %*s", g->width, "-");
+	else if (g->unit == RU_NS)
+		fprintf(f, " %*s", g->width, fmt_ns(v, buf, sizeof(buf)));
+	else
+		fprintf(f, " %*.*f", g->width, g->prec, v);
+}
 
 static void print_dir_row(const struct run_result *r, int d, FILE *f)
 {
-	const struct hist *h = &r->dir[d].lat;
-	char mean[16], p50[16], p99[16], p999[16], max[16];
+	/* Nothing completed: no figure, and not a 0. */
+	bool none = d != DIR_FLUSH && (!r->dir[d].ios || r->elapsed_s <= 0);
 
-	if (d == DIR_FLUSH) {
-		fprintf(f, "%-6s %10llu %9s %9s %9s %9s %9s %9s %9s\n", "flush",
-			(unsigned long long)r->dir[d].ios, "-", "-",
-			fmt_ns(hist_mean(h), mean, sizeof(mean)),
-			fmt_ns((double)hist_percentile(h, 50), p50,
-			       sizeof(p50)),
-			fmt_ns((double)hist_percentile(h, 99), p99,
-			       sizeof(p99)),
-			fmt_ns((double)hist_percentile(h, 99.9), p999,
-			       sizeof(p999)),
-			fmt_ns((double)h->max, max, sizeof(max)));
-		return;
+	fprintf(f, "%-6s", result_dir_name(d));
+	for (const struct run_fig *g = run_dir_figs; g->key; g++) {
+		if (!g->head)
+			continue;
+		if (d == DIR_FLUSH && (g->scope & RUN_FIG_COUNT_COL))
+			print_cell(g, (double)r->dir[d].ios, f);
+		else
+			print_cell(g, none ? NAN : run_fig_value(g, r, d), f);
 	}
-	if (!r->dir[d].ios || r->elapsed_s <= 0) {
-		/* Nothing completed: no figure, and not a 0. */
-		fprintf(f,
-			"%-6s %10s %9s %9s %9s %9s %9s %9s %9s  (no I/O completed)\n",
-			dir_names[d], "-", "-", "-", "-", "-", "-", "-", "-");
-		return;
-	}
-	fprintf(f, "%-6s %10.0f %9.2f %9.2f %9s %9s %9s %9s %9s\n",
-		dir_names[d], result_iops(r, d), result_mbps(r, d),
-		result_mibps(r, d), fmt_ns(hist_mean(h), mean, sizeof(mean)),
-		fmt_ns((double)hist_percentile(h, 50), p50, sizeof(p50)),
-		fmt_ns((double)hist_percentile(h, 99), p99, sizeof(p99)),
-		fmt_ns((double)hist_percentile(h, 99.9), p999, sizeof(p999)),
-		fmt_ns((double)h->max, max, sizeof(max)));
+	fprintf(f, "%s\n", none ? "  (no I/O completed)" : "");
 }
 
 static void print_percentiles(const struct run_result *r, int d, FILE *f)
@@ -75,7 +80,7 @@ static void print_percentiles(const struct run_result *r, int d, FILE *f)
 		return;
 	hist_percentiles(&r->dir[d].lat, j->percentiles, j->npercentiles, v);
 	fprintf(f, "\n%s latency percentiles (min %s, stddev %s):\n",
-		dir_names[d],
+		result_dir_name(d),
 		fmt_ns((double)r->dir[d].lat.min, (char[16]){ 0 }, 16),
 		fmt_ns(hist_stddev(&r->dir[d].lat), (char[16]){ 0 }, 16));
 	for (int i = 0; i < j->npercentiles; i++) {
@@ -93,27 +98,13 @@ void run_text_print(const struct run_report *rep, FILE *f)
 	const struct run_result *r = rep->res;
 	const struct job_spec *j = &r->spec;
 	const struct target *t = rep->target;
-	const struct target_env *e = &t->env;
-	char title[96], sz[32], ramp[32], wait[32];
+	char title[96], tgt[PATH_MAX + 256], ramp[32], wait[32];
 
-	fprintf(f, "%s  engine %s (%s)  cache=%s%s\n",
+	fprintf(f, "%s  engine %s (%s)  cache=%s (%s)\n",
 		text_job_title(j, title, sizeof(title)), engine_name(j->engine),
 		r->engine_features, cache_name(j->cache),
-		cache_direct(j->cache) ?
-			(cache_dsync(j->cache) ? " (O_DIRECT, O_DSYNC)" :
-						 " (O_DIRECT)") :
-			(cache_dsync(j->cache) ? " (page cache, O_DSYNC)" :
-						 " (page cache)"));
-	fprintf(f, "target %s (%s%s", t->path,
-		t->is_bdev ? "block device, " :
-			     (t->created ? "test file, " : "file, "),
-		fmt_size(t->region_len, sz, sizeof(sz)));
-	if (e->fs_type[0])
-		fprintf(f, " on %s", e->fs_type);
-	if (e->device[0])
-		fprintf(f, ", %s%s%s%s", e->device, e->driver[0] ? " via " : "",
-			e->driver, e->model[0] ? "" : "");
-	fprintf(f, ")\n");
+		cache_words(j->cache));
+	fprintf(f, "target %s\n", target_describe(t, tgt, sizeof(tgt)));
 	fprintf(f, "measured %.2f s", r->elapsed_s);
 	if (j->ramp_ns)
 		fprintf(f, " after %s warm-up",
@@ -123,12 +114,9 @@ void run_text_print(const struct run_report *rep, FILE *f)
 			(unsigned long long)j->rate_iops);
 	if (r->partial)
 		fprintf(f, "  ** PARTIAL: %s **",
-			r->stop_signal ? (r->stop_signal == SIGINT ?
-						  "interrupted by Ctrl-C" :
-						  "stopped by a signal") :
-					 "stopped by an I/O error");
-	fprintf(f, "\n\n%-6s %10s %9s %9s %9s %9s %9s %9s %9s\n", "", "IOPS",
-		"MB/s", "MiB/s", "mean", "p50", "p99", "p99.9", "max");
+			result_stop_words(r->stop_signal));
+	fprintf(f, "\n\n");
+	print_head(f);
 	if (rw_reads(j))
 		print_dir_row(r, DIR_READ, f);
 	if (rw_writes(j))
@@ -144,7 +132,7 @@ void run_text_print(const struct run_report *rep, FILE *f)
 	if (r->errors)
 		fprintf(f,
 			"\nI/O ERROR: %s of %u bytes at offset %llu failed: %s (%llu failed I/Os); the run stopped there\n",
-			dir_names[r->first_err_op],
+			result_dir_name(r->first_err_op),
 			r->first_err_op == IO_FLUSH ? 0 : (unsigned int)j->bs,
 			(unsigned long long)r->first_err_off,
 			r->first_errno ? strerror(r->first_errno) :
