@@ -48,7 +48,8 @@ static void usage(FILE *f)
 	for (const struct command *c = commands; c->name; c++)
 		fprintf(f, "  %-10s  %s\n", c->name, c->summary);
 	fprintf(f,
-		"\n'iolab COMMAND --help' shows a command's options; man iolab has the details.\n"
+		"\n'iolab help COMMAND' (or 'iolab COMMAND --help') shows a command's options;\n"
+		"man iolab has the details.\n"
 		"  --version   print the version\n");
 }
 
@@ -61,6 +62,20 @@ int main(int argc, char **argv)
 		return lab_guest_main(argc, argv);
 	if (!name) {
 		usage(stderr);
+		return EXIT_USAGE;
+	}
+	/* "iolab help run" is "iolab run --help", as git's help is. */
+	if (!strcmp(name, "help") && argc > 2) {
+		for (const struct command *c = commands; c->name; c++)
+			if (!strcmp(argv[2], c->name)) {
+				char *hargv[] = { argv[2], (char *)"--help",
+						  NULL };
+
+				return c->fn(2, hargv);
+			}
+		fprintf(stderr,
+			"iolab: no command '%s' to help with; run 'iolab --help' for the list\n",
+			argv[2]);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(name, "-h") || !strcmp(name, "--help") ||

@@ -136,6 +136,8 @@ with tmpdir() as d:
 for cmd in ["run", "mark", "matrix", "calibrate", "check", "doctor", "advise",
             "lab", "compare", "report", "probe", "top"]:
     check("help-%s.txt" % cmd, [cmd, "--help"])
+    # "iolab help CMD" is the same page, as git's help is.
+    check("help-%s.txt" % cmd, ["help", cmd])
 
 # measuring commands by shape, on the null engine (no disk, fixed counts)
 with tmpdir() as d:
