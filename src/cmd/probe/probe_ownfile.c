@@ -113,11 +113,16 @@ bool probe_file_create(struct probe_target *t, const char *dir, struct err *err)
 {
 	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY |
 			  O_CLOEXEC;
-	char *path = xasprintf("%s%s%s", dir,
-			       dir[strlen(dir) - 1] == '/' ? "" : "/",
+	size_t n = dir ? strlen(dir) : 0;
+	/* No directory given is the current one (and keeps GCC's
+	 * -Wformat-overflow from seeing a NULL %s under the sanitizers). */
+	const char *d = n ? dir : ".";
+	char *path = xasprintf("%s%s%s", d, n && dir[n - 1] == '/' ? "" : "/",
 			       PROBE_FILE_NAME);
 	struct stat st;
 	int dirfd, fd, e;
+
+	dir = d;
 
 	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dirfd < 0) {
