@@ -28,6 +28,20 @@
 /* What sampling the read data may cost after a run. */
 #define SAMPLE_BUDGET_NS 200000000ull
 
+bool plausible_unbacked_id(const char *id)
+{
+	return !strcmp(id, "unwritten-reads") || !strcmp(id, "zero-reads") ||
+	       !strcmp(id, "repeated-reads");
+}
+
+bool plausible_unbacked(const struct warnings *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (plausible_unbacked_id(w->v[i].id))
+			return true;
+	return false;
+}
+
 bool plausible_virtualized(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

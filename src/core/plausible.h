@@ -20,6 +20,11 @@ void plausible_check(struct run_result *r, const struct target *t);
  * for a device of @e; none apply when @virtualized. */
 void plausible_physics(const struct run_result *r, const struct target_env *e,
 		       bool virtualized, struct warnings *w);
+/* @id names a warning that reads were of a region no disk stored
+ * (unwritten-reads, zero-reads, repeated-reads). */
+bool plausible_unbacked_id(const char *id);
+/* Some warning of @w says so. */
+bool plausible_unbacked(const struct warnings *w);
 /* True when running under a hypervisor (CPUID leaf 1, ECX bit 31). */
 bool plausible_virtualized(void);
 

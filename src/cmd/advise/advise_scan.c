@@ -17,7 +17,7 @@
 /* libvirt command lines with JSON -blockdev run to tens of KiB. */
 #define CMDLINE_MAX (4u << 20)
 
-static char *read_cmdline(const char *root, const char *pid, size_t *len)
+char *adv_read_cmdline(const char *root, const char *pid, size_t *len)
 {
 	char path[512], *buf;
 	size_t n = 0;
@@ -42,7 +42,7 @@ static bool scan_one(struct adv_report *r, const struct adv_ctx *ctx,
 		     const char *pid, size_t *found)
 {
 	size_t len = 0, argc = 0;
-	char *buf = read_cmdline(ctx->proc_root, pid, &len);
+	char *buf = adv_read_cmdline(ctx->proc_root, pid, &len);
 	char **argv, **where, origin[64], hint[64], cwd[600];
 	struct adv_ctx pctx = *ctx;
 	struct err err = { 0 };

@@ -18,5 +18,10 @@ struct err;
 /* Append one VM per QEMU process to @r; *found counts them. */
 bool adv_scan_processes(struct adv_report *r, const struct adv_ctx *ctx,
 			size_t *found, struct err *err);
+/*
+ * /proc/PID/cmdline under @root ("" live), at most 4 MiB, NUL-terminated,
+ * its length in *len; NULL if it cannot be opened. Free it.
+ */
+char *adv_read_cmdline(const char *root, const char *pid, size_t *len);
 
 #endif

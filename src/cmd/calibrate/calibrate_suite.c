@@ -241,9 +241,7 @@ static int measure(void *ctx, unsigned int load, enum cal_stage stage,
 		.load = load,
 		.qd = qd,
 		.threads = threads,
-		.unbacked = warn_has(&res.warnings, "unwritten-reads") ||
-			    warn_has(&res.warnings, "zero-reads") ||
-			    warn_has(&res.warnings, "repeated-reads"),
+		.unbacked = plausible_unbacked(&res.warnings),
 		.cache_reads = warn_has(&res.warnings, "page-cache-reads") ||
 			       warn_has(&res.warnings, "below-disk-latency"),
 		.iops = result_iops(&res, DIR_READ),
@@ -433,9 +431,7 @@ static void figures(struct cal_result *r, const struct cal_opts *o,
 	f.cap_ms = o->max_latency_ms;
 	f.max_load = r->max_small_load;
 	f.ram_backed = t->env.ram_backed;
-	f.unbacked = warn_has(&r->warnings, "unwritten-reads") ||
-		     warn_has(&r->warnings, "zero-reads") ||
-		     warn_has(&r->warnings, "repeated-reads");
+	f.unbacked = plausible_unbacked(&r->warnings);
 	f.buffered = !cache_direct(o->cache);
 	f.null_engine = engine_has(o->engine, ENGINE_NO_IO);
 	f.virtualized = plausible_virtualized();

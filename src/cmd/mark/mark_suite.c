@@ -9,6 +9,7 @@
 
 #include "mark_suite.h"
 #include "../../core/runner.h"
+#include "../../core/plausible.h"
 #include "../../core/target.h"
 #include "../../util/clock.h"
 #include "../../util/err.h"
@@ -130,9 +131,7 @@ static void take_warnings(struct mark_result *mr, struct mark_cell *c,
 			continue;
 		if (!strcmp(x->id, "page-cache-reads"))
 			c->page_cache_reads = true;
-		if (!strcmp(x->id, "unwritten-reads") ||
-		    !strcmp(x->id, "zero-reads") ||
-		    !strcmp(x->id, "repeated-reads"))
+		if (plausible_unbacked_id(x->id))
 			c->unbacked_reads = true;
 		warn_add(warning_is_global(x->id) ? &mr->warnings :
 						    &c->warnings,

@@ -16,11 +16,6 @@
 #include "matrix_report.h"
 #include "../../core/target.h"
 
-static const char *setting(const struct matrix_cell *c, char *buf, size_t len)
-{
-	return job_qemu_words(c->engine, c->cache, buf, len);
-}
-
 /* The cell's verdict on the profile, or -1 when it has none. */
 static int verdict_of(const struct matrix_cell *c)
 {
@@ -29,26 +24,26 @@ static int verdict_of(const struct matrix_cell *c)
 	return (int)c->check->verdict;
 }
 
-/* The settings with verdict @v, keeping data on power loss or not. */
+/* Which cells a closing line names: a verdict, and whether they keep data
+ * on host power loss (-1: either). */
+struct pick {
+	int verdict, keeps;
+};
+
+static bool picked(const struct matrix_cell *c, const void *arg)
+{
+	const struct pick *p = arg;
+
+	return verdict_of(c) == p->verdict &&
+	       (p->keeps < 0 || matrix_cache_keeps_data(c->cache) == p->keeps);
+}
+
 static int list(const struct matrix_result *r, int v, int keeps, char *buf,
 		size_t len)
 {
-	size_t at = 0;
-	int n = 0;
+	struct pick p = { v, keeps };
 
-	buf[0] = '\0';
-	for (unsigned int k = 0; k < r->ncells && at < len; k++) {
-		const struct matrix_cell *c = &r->cells[k];
-		char a[64];
-
-		if (verdict_of(c) != v ||
-		    (keeps >= 0 && matrix_cache_keeps_data(c->cache) != keeps))
-			continue;
-		at += (size_t)snprintf(buf + at, len - at, "%s%s",
-				       n ? ", " : "", setting(c, a, sizeof(a)));
-		n++;
-	}
-	return n;
+	return matrix_list_cells(r, picked, &p, buf, len);
 }
 
 int matrix_check_recommend(const struct matrix_result *r, char lines[][512],

@@ -174,6 +174,33 @@ bool matrix_cell_ranked(const struct matrix_cell *c)
 	       !c->mark.partial && !matrix_cell_set_aside(c);
 }
 
+const char *matrix_cell_words(const struct matrix_cell *c, char *buf,
+			      size_t len)
+{
+	return job_qemu_words(c->engine, c->cache, buf, len);
+}
+
+int matrix_list_cells(const struct matrix_result *r,
+		      bool (*pick)(const struct matrix_cell *, const void *),
+		      const void *arg, char *buf, size_t len)
+{
+	size_t at = 0;
+	int n = 0;
+
+	buf[0] = 0;
+	for (unsigned int k = 0; k < r->ncells && at < len; k++) {
+		char a[64];
+
+		if (!pick(&r->cells[k], arg))
+			continue;
+		at += (size_t)snprintf(
+			buf + at, len - at, "%s%s", n ? ", " : "",
+			matrix_cell_words(&r->cells[k], a, sizeof(a)));
+		n++;
+	}
+	return n;
+}
+
 struct margin matrix_margin(const struct matrix_cell *a,
 			    const struct matrix_cell *b)
 {

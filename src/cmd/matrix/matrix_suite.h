@@ -102,6 +102,15 @@ const char *matrix_cell_set_aside(const struct matrix_cell *c);
 struct margin matrix_margin(const struct matrix_cell *a,
 			    const struct matrix_cell *b);
 
+/* "aio=X cache=Y" of @c, into @buf. */
+const char *matrix_cell_words(const struct matrix_cell *c, char *buf,
+			      size_t len);
+/* The settings ("aio=X cache=Y") of the cells @pick(cell, @arg) selects,
+ * comma-separated into @buf; returns how many. */
+int matrix_list_cells(const struct matrix_result *r,
+		      bool (*pick)(const struct matrix_cell *, const void *),
+		      const void *arg, char *buf, size_t len);
+
 /* Set best_safe, next_safe and best_any from the cells' scores. */
 void matrix_rank(struct matrix_result *r);
 

@@ -124,45 +124,21 @@ static void print_table(const struct matrix_result *r, enum mark_dir d,
 	}
 }
 
-static const char *setting(const struct matrix_cell *c, char *buf, size_t len)
+static bool aside_page(const struct matrix_cell *c, const void *unused)
 {
-	return job_qemu_words(c->engine, c->cache, buf, len);
-}
-
-/* The settings of the measured cells that @pick selects, comma-separated. */
-static int list_cells(const struct matrix_result *r,
-		      bool (*pick)(const struct matrix_cell *), char *buf,
-		      size_t len)
-{
-	size_t at = 0;
-	int n = 0;
-
-	buf[0] = 0;
-	for (unsigned int k = 0; k < r->ncells && at < len; k++) {
-		char a[64];
-
-		if (!pick(&r->cells[k]))
-			continue;
-		at += (size_t)snprintf(buf + at, len - at, "%s%s",
-				       n ? ", " : "",
-				       setting(&r->cells[k], a, sizeof(a)));
-		n++;
-	}
-	return n;
-}
-
-static bool aside_page(const struct matrix_cell *c)
-{
+	(void)unused;
 	return matrix_cell_set_aside(c) && c->page_cache_reads;
 }
 
-static bool aside_unbacked(const struct matrix_cell *c)
+static bool aside_unbacked(const struct matrix_cell *c, const void *unused)
 {
+	(void)unused;
 	return matrix_cell_set_aside(c) && !c->page_cache_reads;
 }
 
-static bool ranked_cached(const struct matrix_cell *c)
+static bool ranked_cached(const struct matrix_cell *c, const void *unused)
 {
+	(void)unused;
 	return matrix_cell_ranked(c) && c->cached_writes;
 }
 
@@ -173,7 +149,7 @@ static void margin_text(const struct matrix_cell *best,
 	struct margin m = matrix_margin(best, next);
 	char b[64];
 
-	setting(next, b, sizeof(b));
+	matrix_cell_words(next, b, sizeof(b));
 	if (isnan(m.ratio))
 		snprintf(buf, len, ".");
 	else if (m.too_close)
@@ -204,12 +180,12 @@ int matrix_recommend(const struct matrix_result *r, char lines[][512], int max)
 
 	if (max < MATRIX_REC_LINES)
 		return 0;
-	if (list_cells(r, aside_page, list, sizeof(list)))
+	if (matrix_list_cells(r, aside_page, NULL, list, sizeof(list)))
 		snprintf(
 			lines[n++], 512,
 			"Not ranked: %s; their reads came from the host page cache, not the disk (a working set larger than host RAM would rank them).",
 			list);
-	if (list_cells(r, aside_unbacked, list, sizeof(list)))
+	if (matrix_list_cells(r, aside_unbacked, NULL, list, sizeof(list)))
 		snprintf(
 			lines[n++], 512,
 			"Not ranked: %s; their reads were of a region no disk stored (let iolab write its own file, or write the region first).",
@@ -229,13 +205,13 @@ int matrix_recommend(const struct matrix_result *r, char lines[][512], int max)
 		snprintf(
 			lines[n++], 512,
 			"Fastest that keeps data on host power loss (with the guest's flushes): %s, %.1f MB/s geometric mean of its %u figures%s",
-			setting(safe, a, sizeof(a)), safe->score_mbps,
+			matrix_cell_words(safe, a, sizeof(a)), safe->score_mbps,
 			safe->score_n, margin);
 	} else {
 		snprintf(lines[n++], 512,
 			 "No measured cell keeps data on host power loss.");
 	}
-	if (list_cells(r, ranked_cached, list, sizeof(list)))
+	if (matrix_list_cells(r, ranked_cached, NULL, list, sizeof(list)))
 		snprintf(
 			lines[n++], 512,
 			"Writes of %s were acknowledged from a cache: they are ranked at the rate counting the flush that put them on the storage.",
@@ -251,7 +227,8 @@ int matrix_recommend(const struct matrix_result *r, char lines[][512], int max)
 		snprintf(
 			lines[n++], 512,
 			"Fastest overall: %s, %.1f MB/s%s, but it %s.",
-			setting(any, a, sizeof(a)), any->score_mbps, ratio,
+			matrix_cell_words(any, a, sizeof(a)), any->score_mbps,
+			ratio,
 			matrix_cache_keeps_data(any->cache) ?
 				"was not ranked above" :
 				"ignores the guest's flushes: data is lost on host power loss");

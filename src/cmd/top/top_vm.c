@@ -16,11 +16,10 @@
 #include "top_report.h"
 #include "top_vm.h"
 #include "../advise/advise_qemu.h"
+#include "../advise/advise_scan.h"
 #include "../../util/term.h"
 #include "../../util/xmem.h"
 
-/* libvirt's command lines with JSON -blockdev run to tens of KiB. */
-#define CMDLINE_MAX (1u << 20)
 #define CHARDEVS_MAX 32
 
 /* "-opt" or "--opt": the option's name, else NULL. */
@@ -112,32 +111,11 @@ bool top_vm_name(int argc, char *const *argv, char *name, size_t len)
 	return false;
 }
 
-static char *read_cmdline(const char *root, const char *pid, size_t *len)
-{
-	char path[512], *buf;
-	size_t n = 0;
-	ssize_t got;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s/cmdline", root, pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	buf = xmalloc(CMDLINE_MAX + 1);
-	while (n < CMDLINE_MAX &&
-	       (got = read(fd, buf + n, CMDLINE_MAX - n)) > 0)
-		n += (size_t)got;
-	close(fd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 /* A QEMU process: its name, owner and QMP socket into @vm. */
 static bool read_vm(const char *root, const char *pid, struct top_vm *vm)
 {
 	size_t len = 0, argc = 0;
-	char *buf = read_cmdline(root, pid, &len), **argv, path[512];
+	char *buf = adv_read_cmdline(root, pid, &len), **argv, path[512];
 	struct stat st;
 
 	if (!buf || !len || !adv_qemu_is_program(buf)) {
