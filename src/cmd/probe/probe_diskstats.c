@@ -11,89 +11,52 @@
 #include <string.h>
 
 #include "probe_impl.h"
+#include "../top/top_stats.h"
+#include "../../util/err.h"
 #include "../../util/fsread.h"
-#include "../../util/xmem.h"
 
-#define DISKSTATS_MAX (256 * 1024) /* ~2,000 devices; the rest is cut */
-#define NDISKS_MAX 1024
-
-struct dstat {
-	char name[64];
-	unsigned long long v[20]; /* the counters after the name, 0 if absent */
-	int nv;
-};
-
-/* Which field (index into v), the metric, its type and help. */
+/* Which counter (top_stats.h), the metric, its type and help. */
 static const struct {
-	int field;
+	enum top_field field;
 	double scale; /* to base units: sectors to bytes, ms to seconds */
 	const char *name, *type, *help;
 } rows[] = {
-	{ 0, 1, "iolab_disk_reads_completed_total", "counter",
+	{ TF_RD_IOS, 1, "iolab_disk_reads_completed_total", "counter",
 	  "Reads the disk completed (kernel diskstats)." },
-	{ 2, 512, "iolab_disk_read_bytes_total", "counter",
+	{ TF_RD_SECT, 512, "iolab_disk_read_bytes_total", "counter",
 	  "Bytes the disk read (kernel diskstats)." },
-	{ 3, 1e-3, "iolab_disk_read_time_seconds_total", "counter",
+	{ TF_RD_TICKS, 1e-3, "iolab_disk_read_time_seconds_total", "counter",
 	  "Time reads took, summed over all reads (kernel diskstats)." },
-	{ 4, 1, "iolab_disk_writes_completed_total", "counter",
+	{ TF_WR_IOS, 1, "iolab_disk_writes_completed_total", "counter",
 	  "Writes the disk completed (kernel diskstats)." },
-	{ 6, 512, "iolab_disk_written_bytes_total", "counter",
+	{ TF_WR_SECT, 512, "iolab_disk_written_bytes_total", "counter",
 	  "Bytes the disk wrote (kernel diskstats)." },
-	{ 7, 1e-3, "iolab_disk_write_time_seconds_total", "counter",
+	{ TF_WR_TICKS, 1e-3, "iolab_disk_write_time_seconds_total", "counter",
 	  "Time writes took, summed over all writes (kernel diskstats)." },
-	{ 8, 1, "iolab_disk_io_now", "gauge",
+	{ TF_IN_FLIGHT, 1, "iolab_disk_io_now", "gauge",
 	  "I/Os in flight on the disk now (kernel diskstats)." },
-	{ 9, 1e-3, "iolab_disk_io_time_seconds_total", "counter",
+	{ TF_IO_TICKS, 1e-3, "iolab_disk_io_time_seconds_total", "counter",
 	  "Time the disk had at least one I/O in flight (kernel diskstats)." },
-	{ 10, 1e-3, "iolab_disk_io_time_weighted_seconds_total", "counter",
+	{ TF_RQ_TICKS, 1e-3, "iolab_disk_io_time_weighted_seconds_total",
+	  "counter",
 	  "Time spent in I/O weighted by the I/Os in flight (kernel diskstats)." },
-	{ 15, 1, "iolab_disk_flush_requests_total", "counter",
+	{ TF_FL_IOS, 1, "iolab_disk_flush_requests_total", "counter",
 	  "Flush requests the disk completed (kernel diskstats, Linux 5.5 and later)." },
-	{ 16, 1e-3, "iolab_disk_flush_requests_time_seconds_total", "counter",
+	{ TF_FL_TICKS, 1e-3, "iolab_disk_flush_requests_time_seconds_total",
+	  "counter",
 	  "Time flushes took (kernel diskstats, Linux 5.5 and later)." },
 };
 
-static int parse(char *text, char **disks, int ndisks, struct dstat *out,
-		 int max)
+/* A whole disk (in /sys/block) that did some I/O: idle loop and RAM
+ * devices are left out, and partitions are in their disk's counters. */
+static bool shown(const struct top_dev *d, char **disks, int ndisks)
 {
-	int n = 0;
-
-	for (char *save = NULL, *line = strtok_r(text, "\n", &save);
-	     line && n < max; line = strtok_r(NULL, "\n", &save)) {
-		struct dstat *d = &out[n];
-		char *p = line, *end;
-		bool whole = false;
-
-		/* major minor name */
-		strtoul(p, &end, 10);
-		strtoul(end, &p, 10);
-		p += strspn(p, " \t");
-		end = p + strcspn(p, " \t");
-		if (end == p || (size_t)(end - p) >= sizeof(d->name))
-			continue;
-		memcpy(d->name, p, (size_t)(end - p));
-		d->name[end - p] = '\0';
-		for (int i = 0; i < ndisks && !whole; i++)
-			whole = !strcmp(disks[i], d->name);
-		if (!whole)
-			continue;
-		d->nv = 0;
-		p = end;
-		while (d->nv < 20) {
-			unsigned long long x = strtoull(p, &end, 10);
-
-			if (end == p)
-				break;
-			d->v[d->nv++] = x;
-			p = end;
-		}
-		for (int i = d->nv; i < 20; i++)
-			d->v[i] = 0;
-		if (d->nv < 11 || (!d->v[0] && !d->v[4]))
-			continue; /* malformed, or never used */
-		n++;
-	}
-	return n;
+	if (!d->f[TF_RD_IOS] && !d->f[TF_WR_IOS])
+		return false;
+	for (int i = 0; i < ndisks; i++)
+		if (!strcmp(disks[i], d->name))
+			return true;
+	return false;
 }
 
 /* Exact, whatever the size: counters must never lose their last digits. */
@@ -109,28 +72,37 @@ static void value(FILE *f, unsigned long long v, double scale)
 
 void probe_diskstats(FILE *f)
 {
-	char *buf = xmalloc(DISKSTATS_MAX), **disks = NULL;
-	struct dstat *d = NULL;
-	int ndisks, n = 0;
+	struct top_snap snap = { 0 };
+	struct err ignore = { 0 };
+	char **disks = NULL;
+	int ndisks;
 
+	/* One reader of /proc/diskstats for top, doctor --observe and this. */
 	ndisks = fsv_list(&fsview_host, "/sys/block", "", &disks);
-	if (ndisks > 0 &&
-	    fsv_read(&fsview_host, "/proc/diskstats", buf, DISKSTATS_MAX) > 0) {
-		d = xcalloc(NDISKS_MAX, sizeof(*d));
-		n = parse(buf, disks, ndisks, d, NDISKS_MAX);
+	if (ndisks <= 0)
+		return;
+	if (!top_read("/proc/diskstats", &snap, &ignore)) {
+		fsv_list_free(disks);
+		return;
 	}
-	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]) && n; r++) {
-		prom_family(f, rows[r].name, rows[r].type, rows[r].help);
-		for (int i = 0; i < n; i++) {
-			if (rows[r].field >= d[i].nv)
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		bool head = false;
+
+		for (size_t i = 0; i < snap.n; i++) {
+			const struct top_dev *d = &snap.devs[i];
+
+			if (!shown(d, disks, ndisks) ||
+			    !((int)rows[r].field < d->nfields))
 				continue; /* an older kernel has no such field */
+			if (!head)
+				prom_family(f, rows[r].name, rows[r].type,
+					    rows[r].help);
+			head = true;
 			fprintf(f, "%s{disk=", rows[r].name);
-			prom_label_value(f, d[i].name);
-			value(f, d[i].v[rows[r].field], rows[r].scale);
+			prom_label_value(f, d->name);
+			value(f, d->f[rows[r].field], rows[r].scale);
 		}
 	}
-	free(d);
-	if (ndisks > 0)
-		fsv_list_free(disks);
-	free(buf);
+	top_snap_free(&snap);
+	fsv_list_free(disks);
 }
