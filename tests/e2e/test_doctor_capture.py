@@ -13,7 +13,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from iolabtest import done, ok, run, tmpdir  # noqa: E402
 
-VOLATILE = ("argv", "options", "source")
+VOLATILE = ("argv", "options", "source", "time_utc")
 
 
 def body(text):
