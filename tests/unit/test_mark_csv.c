@@ -22,7 +22,7 @@
 #include "util/err.h"
 #include "util/warn.h"
 
-#define NCOLS 23 /* the test columns and the tail, without mix */
+#define NCOLS 26 /* the test columns and the tail, without mix */
 
 /* The fields of one CSV line (no quoting in these tests). */
 static int fields(const char *line, char out[][64], int max)
@@ -120,6 +120,7 @@ static void test_from_cell(void **state)
 	c.nruns = 3;
 	c.mbps = (struct mark_stat){ 41.5, 40.25, 39.0, 1.25 };
 	c.iops = (struct mark_stat){ 10131.8, 9826.7, 9521.5, 305.2 };
+	c.rel_ci = 0.0776;
 	c.lat = &h;
 	warn_add(&c.warnings, "few-samples", "only %d I/Os", 100);
 	warn_add(&c.warnings, "high-latency", "slow");
@@ -132,6 +133,11 @@ static void test_from_cell(void **state)
 	assert_string_equal(v[col("direction", false)], "write");
 	assert_string_equal(v[col("runs_scored", false)], "3");
 	assert_string_equal(v[col("mbps_max", false)], "41.5");
+	/* The precision procedure's headline: the mean, and its interval
+	 * in percent of it. */
+	assert_string_equal(v[col("mbps", false)], "40.25");
+	assert_string_equal(v[col("mbps_ci95_pct", false)], "7.76");
+	assert_string_equal(v[col("iops", false)], "9826.7");
 	assert_string_equal(v[col("mbps_min", false)], "39");
 	assert_string_equal(v[col("mbps_stddev", false)], "1.25");
 	assert_string_equal(v[col("iops_mean", false)], "9826.7");

@@ -19,7 +19,8 @@ struct lab_cli {
 	struct lab_opts lo;
 	const char *aio, *cache, *bus, *format, *preset, *tests, *output;
 	unsigned int runs;
-	uint64_t time_ns;
+	uint64_t time_ns, max_ns;
+	double precision_pct;
 	bool json, csv, no_progress;
 };
 
@@ -47,11 +48,16 @@ static const struct opt lab_table[] = {
 	  "CrystalDiskMark preset, as iolab mark's (default cdm6)" },
 	{ "tests", 0, OPT_STRING, "LIST", OFF(tests),
 	  "tests instead of a preset, e.g. SEQ1M-Q8T1,RND4K-Q1T1" },
+	{ "precision", 0, OPT_DOUBLE, "PCT", OFF(precision_pct),
+	  "run each test until the 95% interval of its mean MB/s is within +-PCT% (default 5)",
+	  NULL, 0.1, 50 },
+	{ "max-time", 0, OPT_DURATION, "TIME", OFF(max_ns),
+	  "at most this long per test and direction, warm-up included (default 4s)" },
 	{ "runs", 0, OPT_UINT, "N", OFF(runs),
-	  "scored runs per test and direction, after a warm-up (default 1)",
+	  "CrystalDiskMark's procedure instead: exactly N runs per test after a warm-up, the best shown (runs of 2s unless --time)",
 	  NULL, 1, 100 },
 	{ "time", 0, OPT_DURATION, "TIME", OFF(time_ns),
-	  "length of each run, e.g. 500ms, 5s (default 2s)" },
+	  "length of each run, e.g. 500ms, 2s (default 250ms; with --runs 2s)" },
 	{ "doctor", 0, OPT_FLAG, NULL, OFF(lo.doctor),
 	  "also run iolab doctor inside each guest and report what it sees" },
 	{ .kind = OPT_GROUP, .name = "", .help = "The guests" },
@@ -217,7 +223,8 @@ static bool parse_suite(struct lab_cli *c, struct err *err)
 	if (c->time_ns && c->time_ns < 100000000ull)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--time must be at least 100ms");
-	return lab_suite_finish(s, c->runs, c->time_ns, err);
+	return lab_suite_finish(s, c->runs, c->time_ns, c->precision_pct,
+				c->max_ns, err);
 }
 
 int cmd_lab(int argc, char **argv)

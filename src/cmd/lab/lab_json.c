@@ -126,8 +126,21 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 					   s, i, name, sizeof(name))));
 		}
 		json_object_set_new(opts, "tests", a);
+		json_object_set_new(opts, "procedure",
+				    json_string(lab_suite_spec(s)->procedure ==
+								MARK_FIXED ?
+							"crystaldiskmark" :
+							"precision"));
 		json_object_set_new(opts, "runs",
-				    json_integer(lab_suite_runs(s)));
+				    lab_suite_spec(s)->procedure == MARK_FIXED ?
+					    json_integer(lab_suite_runs(s)) :
+					    json_null());
+		if (lab_suite_spec(s)->procedure == MARK_PRECISION) {
+			jset_real(opts, "precision_pct",
+				  100 * lab_suite_spec(s)->precision, 3);
+			jset_real(opts, "max_time_s",
+				  (double)lab_suite_spec(s)->max_ns / 1e9, 3);
+		}
 		jset_real(opts, "time_s", (double)lab_suite_time_ns(s) / 1e9,
 			  3);
 		json_object_set_new(opts, "accel_asked",

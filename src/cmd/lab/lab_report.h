@@ -27,7 +27,7 @@ extern const char *const lab_status_names[]; /* "ok", "refused", "failed" */
 struct lab_fig {
 	char name[32]; /* "RND4K Q1T1" */
 	bool has[2]; /* [read, write] measured */
-	double mbps[2]; /* max over runs, as CrystalDiskMark */
+	double mbps[2]; /* the headline: mean of the runs, or CDM's best */
 	double iops[2];
 	double lat_mean_ns[2];
 	/* What the ranking uses: the MB/s that reached the storage (the
@@ -39,6 +39,7 @@ struct lab_fig {
 	bool cached_writes[2];
 	bool cache_reads[2];
 	bool unbacked_reads[2]; /* of a region no disk stored */
+	bool imprecise[2]; /* not known to the precision asked */
 };
 
 struct lab_cell {

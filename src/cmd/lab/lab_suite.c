@@ -23,8 +23,8 @@ void lab_suite_defaults(struct lab_suite *s)
 
 	mark_spec_defaults(m);
 	mark_spec_set_preset(m, mark_preset_find("cdm6"));
-	m->runs = 1;
-	m->time_ns = 2 * SEC;
+	m->time_ns = SEC / 4;
+	m->max_ns = 4 * SEC;
 	m->interval_ns = 0;
 	m->base.cache = CACHE_NONE; /* O_DIRECT in the guest, as CDM */
 	m->label = "mark";
@@ -67,13 +67,32 @@ bool lab_suite_set_tests(struct lab_suite *s, const char *list, struct err *err)
 }
 
 bool lab_suite_finish(struct lab_suite *s, unsigned int runs, uint64_t time_ns,
-		      struct err *err)
+		      double precision_pct, uint64_t max_ns, struct err *err)
 {
-	if (runs)
-		s->spec.runs = runs;
+	struct mark_spec *m = &s->spec;
+
+	if (runs && (precision_pct > 0 || max_ns))
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--runs fixes the number of runs (CrystalDiskMark's procedure); --precision and --max-time stop when the figure is known: give one or the other");
+	if (runs) {
+		/* The lab's fixed procedure: 2 s runs, no pauses. */
+		m->procedure = MARK_FIXED;
+		m->runs = runs;
+		m->time_ns = 2 * SEC;
+	}
+	if (precision_pct > 0)
+		m->precision = precision_pct / 100;
+	if (max_ns)
+		m->max_ns = max_ns;
 	if (time_ns)
-		s->spec.time_ns = time_ns;
-	return mark_spec_validate(&s->spec, err);
+		m->time_ns = time_ns;
+	return mark_spec_validate(m, err);
+}
+
+const struct mark_spec *lab_suite_spec(const struct lab_suite *s)
+{
+	return &s->spec;
 }
 
 const char *lab_suite_preset(const struct lab_suite *s)
@@ -107,6 +126,11 @@ uint64_t lab_suite_estimate_ns(const struct lab_suite *s)
 	return mark_estimate_ns(&s->spec);
 }
 
+uint64_t lab_suite_estimate_max_ns(const struct lab_suite *s)
+{
+	return mark_estimate_max_ns(&s->spec);
+}
+
 uint64_t lab_suite_step_ns(const struct lab_suite *s)
 {
 	return s->spec.time_ns + s->spec.interval_ns;
@@ -114,23 +138,33 @@ uint64_t lab_suite_step_ns(const struct lab_suite *s)
 
 const char *lab_suite_title(const struct lab_suite *s, char *buf, size_t len)
 {
-	char t[32], name[32];
+	const struct mark_spec *m = &s->spec;
+	char t[32], cap[32], name[32];
 	size_t n;
 
-	n = (size_t)snprintf(buf, len, "%s%s(",
-			     s->spec.preset ? s->spec.preset : "",
-			     s->spec.preset ? " " : "");
-	for (unsigned int i = 0; i < s->spec.ntests && n < len; i++)
+	n = (size_t)snprintf(buf, len, "%s%s(", m->preset ? m->preset : "",
+			     m->preset ? " " : "");
+	for (unsigned int i = 0; i < m->ntests && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
 				      lab_suite_test_name(s, i, name,
 							  sizeof(name)));
-	if (n < len)
+	if (n >= len)
+		return buf;
+	if (m->procedure == MARK_FIXED)
 		snprintf(
 			buf + n, len - n,
 			"), read and write, each a warm-up and %u run%s of %s, the maximum shown; iolab mark in the guest, %s with O_DIRECT",
-			s->spec.runs, s->spec.runs == 1 ? "" : "s",
-			fmt_duration(s->spec.time_ns, t, sizeof(t)),
-			engine_name(s->spec.base.engine));
+			m->runs, m->runs == 1 ? "" : "s",
+			fmt_duration(m->time_ns, t, sizeof(t)),
+			engine_name(m->base.engine));
+	else
+		snprintf(
+			buf + n, len - n,
+			"), read and write, each a warm-up and runs of %s until the mean is known to +-%g%% (%s at most), the mean shown; iolab mark in the guest, %s with O_DIRECT",
+			fmt_duration(m->time_ns, t, sizeof(t)),
+			100 * m->precision,
+			fmt_duration(m->max_ns, cap, sizeof(cap)),
+			engine_name(m->base.engine));
 	return buf;
 }
 
@@ -148,26 +182,33 @@ char *lab_suite_conf(const struct lab_suite *s)
 		snprintf(tests + strlen(tests), sizeof(tests) - strlen(tests),
 			 "%s%s", i ? "," : "", name);
 	}
-	return xasprintf("suite=%s %u %llu %s\n",
-			 s->spec.preset ? s->spec.preset : "-", s->spec.runs,
-			 (unsigned long long)s->spec.time_ns, tests);
+	/* runs 0: the precision procedure, with its precision and cap. */
+	return xasprintf("suite=%s %u %llu %s %.6g %llu\n",
+			 s->spec.preset ? s->spec.preset : "-",
+			 s->spec.procedure == MARK_FIXED ? s->spec.runs : 0,
+			 (unsigned long long)s->spec.time_ns, tests,
+			 100 * s->spec.precision,
+			 (unsigned long long)s->spec.max_ns);
 }
 
 bool lab_suite_from_conf(struct lab_suite *s, const char *value,
 			 struct err *err)
 {
 	char preset[32], tests[MARK_MAX_TESTS * 24];
-	unsigned long long t;
+	unsigned long long t, max;
 	unsigned int runs;
+	double prec;
 
 	lab_suite_defaults(s);
-	if (sscanf(value, "%31s %u %llu %383s", preset, &runs, &t, tests) != 4)
+	if (sscanf(value, "%31s %u %llu %383s %lf %llu", preset, &runs, &t,
+		   tests, &prec, &max) != 6)
 		return err_set(err, EXIT_USAGE, 0, "bad suite line '%s'",
 			       value);
 	if (strcmp(preset, "-") ? !lab_suite_set_preset(s, preset, err) :
 				  !lab_suite_set_tests(s, tests, err))
 		return false;
-	return lab_suite_finish(s, runs, t, err);
+	return lab_suite_finish(s, runs, t, runs ? 0 : prec, runs ? 0 : max,
+				err);
 }
 
 int lab_suite_run(const struct lab_suite *s, const char *dev,
@@ -179,21 +220,24 @@ int lab_suite_run(const struct lab_suite *s, const char *dev,
 		.need_write = mark_needs_write(&m),
 		.allow_write_device = true,
 	};
-	char runs[16], time[32];
+	char runs[16], time[32], prec[32], cap[32];
 	/* What a user would type in a VM to get the same document. */
 	char *argv[] = { (char *)"iolab",
 			 (char *)"mark",
 			 (char *)(m.preset ? "--preset" : "--tests"),
 			 NULL,
-			 (char *)"--runs",
-			 runs,
 			 (char *)"--time",
 			 time,
 			 (char *)"--interval",
 			 (char *)"0",
 			 (char *)"--allow-write-device",
 			 (char *)dev,
+			 NULL,
+			 NULL,
+			 NULL,
+			 NULL,
 			 NULL };
+	int argc = 10;
 	char *conf = lab_suite_conf(s), *tests;
 	struct mark_result r;
 	struct mark_report rep;
@@ -206,9 +250,21 @@ int lab_suite_run(const struct lab_suite *s, const char *dev,
 	tests = strrchr(conf, ' ') + 1;
 	tests[strcspn(tests, "\n")] = '\0';
 	argv[3] = (char *)(m.preset ? m.preset : tests);
-	snprintf(runs, sizeof(runs), "%u", m.runs);
 	snprintf(time, sizeof(time), "%llums",
 		 (unsigned long long)(m.time_ns / 1000000ull));
+	if (m.procedure == MARK_FIXED) {
+		snprintf(runs, sizeof(runs), "%u", m.runs);
+		argv[argc++] = (char *)"--runs";
+		argv[argc++] = runs;
+	} else {
+		snprintf(prec, sizeof(prec), "%g", 100 * m.precision);
+		snprintf(cap, sizeof(cap), "%llums",
+			 (unsigned long long)(m.max_ns / 1000000ull));
+		argv[argc++] = (char *)"--precision";
+		argv[argc++] = prec;
+		argv[argc++] = (char *)"--max-time";
+		argv[argc++] = cap;
+	}
 	m.progress = true; /* relayed to the host by the guest init */
 	if (!target_prepare(&t, &req, &w, err)) {
 		target_release(&t);
@@ -217,7 +273,7 @@ int lab_suite_run(const struct lab_suite *s, const char *dev,
 		return err->exit_code ? err->exit_code : EXIT_ENV;
 	}
 	ok = mark_run(&m, &t, &r, err);
-	rep = (struct mark_report){ .argc = 12,
+	rep = (struct mark_report){ .argc = argc,
 				    .argv = argv,
 				    .target = &t,
 				    .res = &r,

@@ -28,16 +28,19 @@ static const struct opt mark_table[] = {
 	{ "mix", 0, OPT_UINT, "PCT", OFF(s.mix_read_pct),
 	  "share of reads in the mix tests, percent (default 70)", NULL, 0,
 	  100 },
-	{ .kind = OPT_GROUP,
-	  .name = "",
-	  .help = "Procedure (CrystalDiskMark's)" },
-	{ "runs", 'n', OPT_UINT, "N", OFF(s.runs),
-	  "scored runs per test and direction, after 1 warm-up (default 5)",
+	{ .kind = OPT_GROUP, .name = "", .help = "Procedure" },
+	{ "precision", 0, OPT_DOUBLE, "PCT", OFF(precision_pct),
+	  "run each test until the 95% interval of its mean MB/s is within +-PCT% (default 5)",
+	  NULL, 0.1, 50 },
+	{ "max-time", 0, OPT_DURATION, "TIME", OFF(s.max_ns),
+	  "at most this long per test and direction, warm-up included; a figure not known by then is marked noisy (default 20s)" },
+	{ "runs", 'n', OPT_UINT, "N", OFF(runs),
+	  "CrystalDiskMark's procedure instead: exactly N runs per test after 1 warm-up, the best shown (with it --time defaults to 5s, --interval to 5s)",
 	  NULL, 1, 1000 },
 	{ "time", 0, OPT_DURATION, "TIME", OFF(time_ns),
-	  "length of each run, e.g. 5s, 500ms (default 5s; flash 1s; at least 1ms)" },
+	  "length of each run, the warm-up's too, e.g. 5s, 500ms (default 500ms; with --runs 5s; flash 1s; at least 1ms)" },
 	{ "interval", 0, OPT_DURATION, "TIME", OFF(interval_ns),
-	  "pause between tests, 0 for none (default 5s; flash 30s)" },
+	  "pause between tests, 0 for none (default none; with --runs 5s; flash 30s)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "QEMU engine and cache mode" },
 	OPT_ROWS_ENGINE(struct suite_cli, s.base.engine, s.base.cache, ""),
 	{ "flush-every", 0, OPT_U64, "N", OFF(s.base.flush_every),
@@ -61,10 +64,12 @@ static const struct opt_cmd mark_cmd = {
 	.name = "mark",
 	.synopsis = "iolab mark [OPTIONS] [TARGET]",
 	.summary =
-		"CrystalDiskMark's suites, done as CrystalDiskMark does them: per test and\n"
-		"direction one unscored warm-up run, then --runs runs of --time, reads first,\n"
-		"then writes, then mix, --interval between tests. The headline is the best\n"
-		"run (as CrystalDiskMark); mean, minimum and standard deviation sit beside it.\n"
+		"CrystalDiskMark's suites: reads first, then writes, then mix. Per test and\n"
+		"direction one unscored warm-up run, then runs of --time until the 95% interval\n"
+		"of the mean MB/s over the runs is within --precision (3 runs at least,\n"
+		"--max-time at most); the headline is that mean, its interval beside it.\n"
+		"--runs N --time T is CrystalDiskMark's exact procedure (N runs, the best one\n"
+		"the headline). The JSON says which procedure ran.\n"
 		"TARGET defaults to " CLI_DEFAULT_TARGET
 		" in the current directory, created (1 GiB),\n"
 		"filled and removed; writing to anything else needs --allow-write-*.",
@@ -111,7 +116,8 @@ static void mark_announce(struct measure *m)
 	const struct suite_cli *c = &((struct mark_state *)m->self)->c;
 
 	suite_print_estimate("iolab mark", c, m->req.path, mark_count(&c->s),
-			     mark_estimate_ns(&c->s));
+			     mark_estimate_ns(&c->s),
+			     mark_estimate_max_ns(&c->s));
 }
 
 static bool mark_measure(struct measure *m, struct err *err)
