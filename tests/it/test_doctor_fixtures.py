@@ -7,6 +7,7 @@ virtio-blk disk; the *-flavour ones are copies with another os-release.
 """
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -263,6 +264,125 @@ def test_lvm():
     lacks(doc, "device-names", name)
 
 
+# What `tuned-adm profile NAME` sets, per tuned's own profiles
+# (virtual-guest includes throughput-performance).
+TUNED = {"virtual-guest": {"vm.dirty_ratio": "30",
+                           "vm.dirty_background_ratio": "10",
+                           "vm.swappiness": "30"}}
+# The kernel keeps each pair as one limit: writing one zeroes the other.
+SAME = {"vm.dirty_bytes": "vm.dirty", "vm.dirty_ratio": "vm.dirty",
+        "vm.dirty_background_bytes": "vm.dirty_background",
+        "vm.dirty_background_ratio": "vm.dirty_background"}
+
+
+def profile_sysctls(name, confs):
+    if name in TUNED:
+        return dict(TUNED[name])
+    conf = confs.get(name)
+    if conf is None:
+        return None
+    include, replace, own, section = None, False, {}, ""
+    for line in conf.split("\n"):
+        line = line.strip()
+        if line.startswith("["):
+            section = line
+        elif "=" in line:
+            k, v = (x.strip() for x in line.split("=", 1))
+            if section == "[main]" and k == "include":
+                include = v
+            elif section == "[sysctl]" and k == "replace":
+                replace = v == "1"
+            elif section == "[sysctl]":
+                own[k] = v
+    base = {} if replace or not include else (
+        profile_sysctls(include, confs) or {})
+    base.update(own)
+    return base
+
+
+def effects(commands, name):
+    """(setting, value) of every command that changes one, read from the
+    command text itself, not from doctor's model."""
+    confs, out = {}, []
+
+    def sysctl(k, v):
+        out.append((SAME.get(k, k), "%s=%s" % (k, v)))
+    for c in commands:
+        m = re.match(r"sysctl -w (\S+)=(\S+)$", c)
+        if m:
+            sysctl(*m.groups())
+        m = re.match(r"echo '(\S+) = (\S+)' > /etc/sysctl\.d/", c)
+        if m:
+            sysctl(*m.groups())
+        m = re.match(r"echo (\S+) > (/sys/block/\S+)$", c)
+        if m:
+            out.append((m.group(2), m.group(1)))
+        m = re.search(r'KERNEL=="([^"]+)", ATTR\{([^}]+)\}="([^"]*)"', c)
+        if m:
+            out.append(("/sys/block/%s/%s" % m.groups()[:2], m.group(3)))
+        m = re.match(r"printf '(.*)' > /etc/tuned/([^/]+)/tuned\.conf$", c)
+        if m:
+            confs[m.group(2)] = m.group(1).replace("\\n", "\n")
+        m = re.match(r"tuned-adm profile (\S+)$", c)
+        if m:
+            p = profile_sysctls(m.group(1), confs)
+            ok(p is not None, "%s: tuned profile %s is known or written "
+               "before it is activated" % (name, m.group(1)))
+            for k, v in (p or {}).items():
+                sysctl(k, v)
+    return out
+
+
+def check_fix_merge(doc, name):
+    """No two fix commands set one setting to different values, whichever
+    finding they come from, and fix_commands holds them all once."""
+    every = [c for f in doc["findings"] for c in f["fix"]["commands"]]
+    seen = {}
+    for key, val in effects(every, name):
+        ok(seen.setdefault(key, val) == val,
+           "%s: %s set to %s and to %s" % (name, key, seen[key], val))
+    plan = []
+    for c in every:
+        if c not in plan:
+            plan.append(c)
+    ok(doc["fix_commands"] == plan,
+       name + ": fix_commands are the findings' commands, each once")
+    for f in doc["findings"]:
+        ok(f["fix"]["overridden"] == bool(f["fix"]["notes"]),
+           "%s: %s says why it was overridden" % (name, f["id"]))
+
+
+def test_merge():
+    name = "rhel9-virtio-tuned"
+    doc = diagnose(name, 0)
+    check_shape(doc, name)
+    d = has(doc, "dirty-limit-large", "info", name=name)
+    t = has(doc, "tuned-profile", "info", name=name)
+    ok("sysctl -w vm.dirty_bytes=1073741824" in cmds(d) and
+       not d["fix"]["overridden"], name + ": the dirty cap stands")
+    ok(t["fix"]["overridden"] and
+       any("vm.dirty_ratio=30" in n and "dirty-limit-large" in n
+           for n in t["fix"]["notes"]),
+       name + ": tuned's finding says its vm.dirty_ratio=30 lost to the cap")
+    ok("tuned-adm profile virtual-guest" not in t["fix"]["commands"] and
+       "tuned-adm profile iolab-virtual-guest" in t["fix"]["commands"],
+       name + ": a child of virtual-guest is activated instead")
+    ok("systemctl enable --now tuned" in cmds(t) and "install" not in
+       cmds(t), name + ": tuned is installed, only enabled")
+    conf = [c for c in t["fix"]["commands"] if "tuned.conf" in c]
+    ok(len(conf) == 1 and "include=virtual-guest" in conf[0] and
+       "replace=1" in conf[0] and "vm.dirty_bytes=1073741824" in conf[0] and
+       "vm.swappiness=30" in conf[0],
+       name + ": the child keeps swappiness and carries the cap")
+    check_fix_merge(doc, name)
+    # The same commands, unmerged, would clash: the check can fail.
+    raw = [c for f in doc["findings"] for c in f["fix"]["commands"]
+           if "tuned.conf" not in c and "iolab-virtual-guest" not in c]
+    vals = {v for k, v in effects(raw + ["tuned-adm profile virtual-guest"],
+                                  name) if k == "vm.dirty"}
+    ok(len(vals) == 2, name + ": virtual-guest itself would undo the cap")
+
+
 def edited(src, edit):
     """Diagnose a copy of fixture @src changed by @edit(tree)."""
     d = tempfile.mkdtemp(prefix="iolab-test-", dir=os.environ.get(
@@ -359,6 +479,7 @@ def test_text_and_determinism():
             ok(doc.pop("time_utc", None) is not None,
                name + ": JSON says when it was written")
         ok(a == b, name + ": same JSON twice")
+        check_fix_merge(a, name)
 
 
 test_ide("tcg-ide-piix", "apt", "update-initramfs -u -k all",
@@ -376,6 +497,7 @@ test_lsi("tcg-lsi", "apt", "apt-get install -y tuned")
 test_lsi("centos7-lsi", "yum", "yum install -y tuned")
 test_kvm()
 test_lvm()
+test_merge()
 test_edited()
 test_text_and_determinism()
 if not os.path.isdir(FIX):

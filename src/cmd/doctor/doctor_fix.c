@@ -82,18 +82,44 @@ void dr_cmd_initramfs_virtio(struct dr_finding *f, const struct dr_distro *d)
 void dr_cmd_queue_attr(struct dr_finding *f, const struct dr_disk *d,
 		       const char *attr, const char *value)
 {
+	size_t first = f->fix.commands.n;
+	char key[80], shown[96];
+
 	dr_fix_cmd(f, "echo %s > /sys/block/%s/queue/%s", value, d->name, attr);
 	dr_fix_cmd(
 		f,
 		"echo 'ACTION==\"add|change\", KERNEL==\"%s\", ATTR{queue/%s}=\"%s\"' > /etc/udev/rules.d/60-iolab-%s-%s.rules",
 		d->name, attr, value, d->name, attr);
+	snprintf(key, sizeof(key), "/sys/block/%s/queue/%s", d->name, attr);
+	snprintf(shown, sizeof(shown), "%s=%s", key, value);
+	dr_fix_knob(f, key, shown, NULL, first);
+}
+
+const char *dr_sysctl_key(const char *sysctl, char *buf, size_t len)
+{
+	/* The kernel keeps each pair as one limit: writing either zeroes
+	   the other (mm/page-writeback.c). */
+	if (!strcmp(sysctl, "vm.dirty_bytes") ||
+	    !strcmp(sysctl, "vm.dirty_ratio"))
+		snprintf(buf, len, "vm.dirty limit");
+	else if (!strcmp(sysctl, "vm.dirty_background_bytes") ||
+		 !strcmp(sysctl, "vm.dirty_background_ratio"))
+		snprintf(buf, len, "vm.dirty_background limit");
+	else
+		snprintf(buf, len, "%s", sysctl);
+	return buf;
 }
 
 void dr_cmd_sysctl(struct dr_finding *f, const char *key, const char *value)
 {
+	size_t first = f->fix.commands.n;
+	char k[80], shown[96];
+
 	dr_fix_cmd(f, "sysctl -w %s=%s", key, value);
 	dr_fix_cmd(f, "echo '%s = %s' > /etc/sysctl.d/60-iolab-%s.conf", key,
 		   value, key);
+	snprintf(shown, sizeof(shown), "%s=%s", key, value);
+	dr_fix_knob(f, dr_sysctl_key(key, k, sizeof(k)), shown, NULL, first);
 }
 
 void dr_host_virtio_bus(struct dr_finding *f, const struct dr_disk *d)

@@ -77,6 +77,19 @@ void dr_fix_host(struct dr_finding *f, enum dr_host h, const char *fmt, ...)
 void dr_fix_other(struct dr_finding *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * The setting the commands added since @first change: @key as in struct
+ * dr_knob, @shown for people, @via the tuned profile that brings it ("" if
+ * the finding names it itself).
+ */
+void dr_fix_knob(struct dr_finding *f, const char *key, const char *shown,
+		 const char *via, size_t first);
+/*
+ * Merge the findings' fixes (doctor_merge.c): one value per setting, the
+ * losers told why, r->fix_plan filled. After sort_findings().
+ */
+void dr_merge_fixes(struct doctor_report *r);
+
 /* Distribution-specific command lines (doctor_fix.c). */
 void dr_cmd_install(struct dr_finding *f, const struct dr_distro *d,
 		    const char *pkg);
@@ -87,6 +100,9 @@ void dr_cmd_initramfs_virtio(struct dr_finding *f, const struct dr_distro *d);
 /* Persist a /sys/block queue attribute for one disk with a udev rule. */
 void dr_cmd_queue_attr(struct dr_finding *f, const struct dr_disk *d,
 		       const char *attr, const char *value);
+/* The knob key of a sysctl (struct dr_knob): pairs the kernel keeps as
+   one limit share one. */
+const char *dr_sysctl_key(const char *sysctl, char *buf, size_t len);
 /* Set and persist a sysctl. */
 void dr_cmd_sysctl(struct dr_finding *f, const char *key, const char *value);
 /* The host-side steps to move a disk to a virtio bus (all four tools). */

@@ -73,6 +73,8 @@ static void print_finding(const struct doctor_report *r,
 	}
 	if (f->fix.summary)
 		wrap(out, "    fix: ", 9, f->fix.summary);
+	for (size_t i = 0; i < f->fix.notes.n; i++)
+		wrap(out, "   note: ", 9, f->fix.notes.v[i]);
 	for (size_t i = 0; i < f->fix.commands.n; i++)
 		fprintf(out, "         %s %s\n",
 			f->fix.commands.v[i][0] == '#' ? "" : "$",
@@ -301,6 +303,16 @@ static void print_all(const struct doctor_print *p, FILE *out)
 		disk_facts(d, out);
 	}
 	guest(r, out);
+	if (r->fix_plan.n) {
+		/* One list to paste: each command once, clashes resolved as
+		   the notes above say (doctor_merge.c). */
+		fprintf(out,
+			"\nAll fix commands, merged (as root, in this order)\n");
+		for (size_t i = 0; i < r->fix_plan.n; i++)
+			fprintf(out, "    %s %s\n",
+				r->fix_plan.v[i][0] == '#' ? "" : "$",
+				r->fix_plan.v[i]);
+	}
 	if (r->unreadable.n) {
 		fprintf(out, "\nUnreadable (reported, not fatal)\n");
 		for (size_t i = 0; i < r->unreadable.n; i++)
