@@ -383,6 +383,97 @@ def test_merge():
     ok(len(vals) == 2, name + ": virtual-guest itself would undo the cap")
 
 
+QEMU_PC_ONLY = ("num-queues", "libvirt", "virsh", "<driver", "qm set",
+                "Proxmox", "virt-manager", "machine type")
+
+
+def check_platform_fit(doc, name, text):
+    """Fixes fit the machine found; the verdict fits the devices seen."""
+    v = doc["virtualization"]
+    if any(d["bus"].startswith("virtio") for d in doc["disks"]):
+        ok(v["virtualized"] and v["hypervisor"] not in ("none", None) and
+           "bare metal" not in text,
+           name + ": a virtio disk is never on bare metal")
+    if v["vmm"] not in (None, "qemu-pc"):
+        for f in doc["findings"]:
+            ok(not f["fix"]["host"],
+               "%s: %s has no QNAP/Proxmox/virt-manager/libvirt lines on %s"
+               % (name, f["id"], v["vmm"]))
+    if v["vmm"] in ("firecracker", "cloud-hypervisor"):
+        for f in doc["findings"]:
+            fix = json.dumps(f["fix"])
+            ok(not [w for w in QEMU_PC_ONLY if w in fix],
+               "%s: %s names no QEMU PC setting on %s" % (
+                   name, f["id"], v["vmm"]))
+
+
+def other(f):
+    return f["fix"]["other_hypervisor"] or ""
+
+
+def test_platforms():
+    name = "firecracker-mmio"
+    doc = diagnose(name, 0)
+    check_shape(doc, name)
+    v = doc["virtualization"]
+    ok(v["hypervisor"] == "kvm" and v["vmm"] == "firecracker" and
+       v["dmi"] is None, name + ": Firecracker by its virtio-mmio base")
+    f = has(doc, "single-queue", "info", "vda", name)
+    ok("Firecracker" in f["fix"]["summary"] and not f["fix"]["commands"] and
+       not other(f), name + ": no queue setting to name")
+    f = has(doc, "write-through", "warning", "vda", name)
+    ok("cache_type" in f["message"] and "Writeback" in other(f) and
+       "cache='none'" not in json.dumps(f), name + ": cache_type Writeback")
+    f = has(doc, "no-discard", "info", "vda", name)
+    ok(not f["fix"]["commands"], name + ": no fstrim for a disk without it")
+    for fid in ("guest-agent-channel", "guest-agent-not-running"):
+        lacks(doc, fid, name)
+
+    name = "qemu-microvm"
+    doc = diagnose(name, 0)
+    check_shape(doc, name)
+    v = doc["virtualization"]
+    ok(v["vmm"] == "qemu-microvm" and v["acpi"]["oem_id"] == "BOCHS",
+       name + ": QEMU microvm by QEMU's ACPI and mmio base")
+    f = has(doc, "single-queue", "info", "vda", name)
+    ok("-device virtio-blk-device" in other(f) and "num-queues=2" in
+       other(f) and not f["fix"]["host"], name + ": microvm's num-queues")
+    f = has(doc, "no-discard", "info", "vda", name)
+    ok("discard=unmap" in other(f), name + ": microvm's discard=unmap")
+
+    name = "cloud-hypervisor"
+    doc = diagnose(name, 0)
+    check_shape(doc, name)
+    v = doc["virtualization"]
+    ok(v["vmm"] == "cloud-hypervisor" and v["dmi"] is not None,
+       name + ": Cloud Hypervisor by its SMBIOS and ACPI ids")
+    f = has(doc, "single-queue", "info", "vda", name)
+    ok("num_queues=2" in other(f) and "--disk" in other(f),
+       name + ": its --disk num_queues")
+    lacks(doc, "guest-agent-channel", name)
+
+    name = "hidden-cpuid-virtio"
+    doc = diagnose(name, 0)
+    check_shape(doc, name)
+    v = doc["virtualization"]
+    ok(v["cpuid"]["hypervisor_bit"] is False and v["virtualized"] and
+       v["hypervisor"] != "none" and "vda" in (v["evidence"] or ""),
+       name + ": CPUID says bare metal, the virtio disk says VM")
+    ok(v["vmm"] == "qemu-pc", name + ": virtio on PCI with SMBIOS: QEMU PC")
+    rc, out, err = run(["doctor", "--sysroot", os.path.join(FIX, name)])
+    ok("bare metal" not in out and "hidden from CPUID" in out,
+       name + ": the text says why it is a VM")
+    has(doc, "single-queue", "info", "vda", name)
+    has(doc, "tuned-profile", "info", name=name)
+
+    name = "kvm-virtio-blk"
+    doc = diagnose(name, 0)
+    f = has(doc, "single-queue", "info", "vda", name)
+    ok(doc["virtualization"]["vmm"] == "minimal-kvm" and
+       not f["fix"]["host"] and "Firecracker" in other(f),
+       name + ": no SMBIOS, no telling mark: both minimal VMMs' answers")
+
+
 def edited(src, edit):
     """Diagnose a copy of fixture @src changed by @edit(tree)."""
     d = tempfile.mkdtemp(prefix="iolab-test-", dir=os.environ.get(
@@ -417,8 +508,22 @@ def test_edited():
     ok(not f["fix"]["host"] and "VMware Paravirtual" in
        (f["fix"]["other_hypervisor"] or ""), name + ": PVSCSI, no QEMU tools")
     has(doc, "vmware-tools-not-running", "warning", name=name)
+    ok(doc["virtualization"]["vmm"] == "vmware", name + ": vmm vmware")
     lacks(doc, "guest-agent-channel", name)
     lacks(doc, "hypervisor-tcg", name)
+
+    # The same as if Hyper-V ran it.
+    def hyperv(t):
+        put(t, ".iolab/cpuid", "hypervisor_bit 1\nvendor Microsoft Hv\n")
+        put(t, "sys/class/dmi/id/sys_vendor", "Microsoft Corporation\n")
+        put(t, "sys/class/dmi/id/product_name", "Virtual Machine\n")
+    doc = edited("tcg-lsi", hyperv)
+    name = "hyperv-edit"
+    ok(doc["virtualization"]["vmm"] == "hyper-v", name + ": vmm hyper-v")
+    f = has(doc, "emulated-scsi", "critical", "sda", name)
+    ok(not f["fix"]["host"] and "Hyper-V" in other(f),
+       name + ": Hyper-V's SCSI controller, no QEMU tools")
+    lacks(doc, "guest-agent-channel", name)
 
     # QEMU by DMI, but no KVM signature and no kvm-clock.
     def hidden(t):
@@ -449,7 +554,8 @@ def test_edited():
     doc = edited("tcg-ahci-q35", metal)
     name = "metal-edit"
     ok(doc["virtualization"]["hypervisor"] == "none" and
-       not doc["virtualization"]["virtualized"], name + ": bare metal")
+       not doc["virtualization"]["virtualized"] and
+       doc["virtualization"]["vmm"] == "bare-metal", name + ": bare metal")
     sda = doc["disks"][0]
     ok(sda["kind"] == "native" and sda["controller"] == "SATA controller "
        "(AHCI)", name + ": a real AHCI controller")
@@ -480,6 +586,7 @@ def test_text_and_determinism():
                name + ": JSON says when it was written")
         ok(a == b, name + ": same JSON twice")
         check_fix_merge(a, name)
+        check_platform_fit(a, name, out)
 
 
 test_ide("tcg-ide-piix", "apt", "update-initramfs -u -k all",
@@ -498,6 +605,7 @@ test_lsi("centos7-lsi", "yum", "yum install -y tuned")
 test_kvm()
 test_lvm()
 test_merge()
+test_platforms()
 test_edited()
 test_text_and_determinism()
 if not os.path.isdir(FIX):

@@ -95,6 +95,7 @@ bool doctor_collect(const struct fsview *v, const struct doctor_opts *o,
 	dr_collect_system(&c);
 	dr_collect_virt(&c);
 	dr_collect_disks(&c, o);
+	dr_virt_devices(&c);
 	dr_collect_mounts(&c);
 	dr_collect_guest(&c);
 	if (r->live && o->probe)

@@ -110,6 +110,13 @@ struct dr_virt {
 	char container_note[192]; /* evidence, or why a hint was discounted */
 	bool virtualized; /* a hypervisor was found */
 	bool qemu_kvm; /* QEMU (a PC machine): the four host tools apply */
+	/* The machine whose settings a fix names: "qemu-pc", "qemu-microvm",
+	   "firecracker", "cloud-hypervisor", "minimal-kvm" (no SMBIOS:
+	   Firecracker or QEMU microvm), "hyper-v", "vmware", "xen",
+	   "bare-metal", or "" when none of these is known. */
+	char vmm[24];
+	char acpi_oem[8], acpi_table[12]; /* the DSDT's OEM and table ids */
+	char evidence[160]; /* devices that show a VM CPUID hides, "" none */
 };
 
 enum dr_mod_state {

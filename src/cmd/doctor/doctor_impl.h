@@ -44,6 +44,13 @@ const char *dr_kv(const char *text, const char *key, char *buf, size_t len);
 void dr_collect_system(struct dr_ctx *c);
 void dr_collect_virt(struct dr_ctx *c);
 void dr_collect_disks(struct dr_ctx *c, const struct doctor_opts *o);
+/* A disk's bus, controller and kind, given what runs the system. */
+void dr_classify_disk(struct dr_disk *d, const struct dr_virt *virt);
+/*
+ * After the disks: devices only a VM has (virtio, QEMU's) where CPUID and
+ * DMI said bare metal, and the machine the fixes are for (virt->vmm).
+ */
+void dr_virt_devices(struct dr_ctx *c);
 void dr_collect_mounts(struct dr_ctx *c);
 void dr_collect_guest(struct dr_ctx *c);
 /* Probe each disk (live), or read the probes a capture recorded (tree). */

@@ -61,7 +61,7 @@ static json_t *jvirt(const struct doctor_report *r)
 			 v->product_name);
 	return json_pack(
 		"{s:o, s:o, s:o, s:o, s:o, s:b, s:{s:o, s:o}, "
-		"s:o, s:o, s:o, s:o, s:b}",
+		"s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:{s:o, s:o}}",
 		"hypervisor", jstr(v->hypervisor), "hypervisor_name",
 		jstr(v->hypervisor_name), "product", jstr(product), "container",
 		!v->container_known ? json_null() :
@@ -75,7 +75,9 @@ static json_t *jvirt(const struct doctor_report *r)
 		v->cpuid_known ? json_string(v->cpuid_vendor) : json_null(),
 		"dmi", jdmi(v), "machine", jstr(v->machine), "platform",
 		jstr(v->platform), "xen_type", jstr(v->xen_type), "kvm_clock",
-		v->kvm_clock);
+		v->kvm_clock, "vmm", jstr(v->vmm), "evidence",
+		jstr(v->evidence), "acpi", "oem_id", jstr(v->acpi_oem),
+		"oem_table_id", jstr(v->acpi_table));
 }
 
 static json_t *jguest(const struct doctor_report *r)

@@ -145,6 +145,9 @@ static void header(const struct doctor_print *p, FILE *out)
 	if (v->platform[0])
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 "; platform %s", v->platform);
+	if (v->evidence[0])
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "; seen: %s", v->evidence);
 	if (v->container[0])
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 "; in a %s container", v->container);
