@@ -525,6 +525,23 @@ def test_edited():
        name + ": Hyper-V's SCSI controller, no QEMU tools")
     lacks(doc, "guest-agent-channel", name)
 
+    # Two AHCI disks: each moves to a virtio target of its own.
+    def two_disks(t):
+        blk = os.path.join(t, "sys/devices/pci0000:00/0000:00:1f.2/ata1/"
+                           "host0/target0:0:0/0:0:0:0/block")
+        shutil.copytree(os.path.join(blk, "sda"), os.path.join(blk, "sdb"),
+                        symlinks=True)
+        os.symlink("../devices/pci0000:00/0000:00:1f.2/ata1/host0/"
+                   "target0:0:0/0:0:0:0/block/sdb",
+                   os.path.join(t, "sys/block/sdb"))
+    doc = edited("tcg-ahci-q35", two_disks)
+    name = "two-ahci-edit"
+    targets = [re.search(r"dev='(vd[a-z])'", has(
+        doc, "emulated-sata", "critical", d, name)["fix"]["host"].get(
+            "libvirt_xml", "")) for d in ("sda", "sdb")]
+    ok(all(targets) and [m.group(1) for m in targets] == ["vda", "vdb"],
+       name + ": sda and sdb move to vda and vdb, not both to one target")
+
     # QEMU by DMI, but no KVM signature and no kvm-clock.
     def hidden(t):
         put(t, ".iolab/cpuid", "hypervisor_bit 1\nvendor \n")

@@ -113,6 +113,7 @@ const char *dr_sysctl_key(const char *sysctl, char *buf, size_t len);
 /* Set and persist a sysctl. */
 void dr_cmd_sysctl(struct dr_finding *f, const char *key, const char *value);
 /* The host-side steps to move a disk to a virtio bus (all four tools). */
-void dr_host_virtio_bus(struct dr_finding *f, const struct dr_disk *d);
+void dr_host_virtio_bus(struct dr_finding *f, const struct doctor_report *r,
+			const struct dr_disk *d);
 
 #endif

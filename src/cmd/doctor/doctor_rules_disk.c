@@ -109,7 +109,7 @@ static void emulated(struct doctor_report *r, struct dr_disk *d)
 				f, DR_HOST_LIBVIRT,
 				"virsh edit VM: <controller type='scsi' index='0' model='virtio-scsi'/>; then virsh shutdown VM && virsh start VM");
 		} else {
-			dr_host_virtio_bus(f, d);
+			dr_host_virtio_bus(f, r, d);
 		}
 	} else {
 		dr_fix_summary(
@@ -133,7 +133,7 @@ static void emulated_nvme(struct doctor_report *r, struct dr_disk *d)
 	dr_fix_summary(f, "move %s to virtio-blk on the host (it becomes vdX)",
 		       d->name);
 	dr_cmd_initramfs_virtio(f, &r->sys.distro);
-	dr_host_virtio_bus(f, d);
+	dr_host_virtio_bus(f, r, d);
 }
 
 static void single_queue(struct doctor_report *r, struct dr_disk *d)
@@ -206,7 +206,7 @@ static void single_queue(struct doctor_report *r, struct dr_disk *d)
 		(long long)r->sys.cpus);
 	dr_fix_host(
 		f, DR_HOST_LIBVIRT,
-		"<driver name='qemu' type='raw' queues='%lld'/> in the disk's <disk> element (for virtio-scsi, on the <controller>)",
+		"virsh edit VM: on the disk's <driver> element add queues='%lld', keeping its other attributes (for virtio-scsi, on the <controller>'s <driver>)",
 		(long long)r->sys.cpus);
 }
 
@@ -282,7 +282,7 @@ static void write_through(struct doctor_report *r, struct dr_disk *d)
 		"the disk > Advanced options > Performance options > Cache mode: none; Apply, then shut down and start the VM");
 	dr_fix_host(
 		f, DR_HOST_LIBVIRT,
-		"<driver name='qemu' type='raw' cache='none' io='native'/> in the disk's <disk> element");
+		"virsh edit VM: on the disk's <driver> element set cache='none' io='native', keeping its other attributes (name, type, discard, queues)");
 }
 
 static void discard(struct doctor_report *r, struct dr_disk *d)
@@ -320,7 +320,7 @@ static void discard(struct doctor_report *r, struct dr_disk *d)
 		"the disk > Advanced options > Performance options > Discard mode: unmap; Apply");
 	dr_fix_host(
 		f, DR_HOST_LIBVIRT,
-		"<driver name='qemu' type='raw' discard='unmap'/> in the disk's <disk> element");
+		"virsh edit VM: on the disk's <driver> element add discard='unmap', keeping its other attributes");
 }
 
 static void rotational(struct doctor_report *r, struct dr_disk *d)
@@ -358,7 +358,7 @@ static void rotational(struct doctor_report *r, struct dr_disk *d)
 		"the disk > XML tab: add rotation_rate='1' to its <target> element");
 	dr_fix_host(
 		f, DR_HOST_LIBVIRT,
-		"<target dev='sda' bus='scsi' rotation_rate='1'/> in the disk's <disk> element");
+		"virsh edit VM: on the disk's <target> element add rotation_rate='1', keeping its dev and bus");
 }
 
 static void queue_misc(struct doctor_report *r, struct dr_disk *d)

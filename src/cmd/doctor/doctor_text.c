@@ -48,11 +48,32 @@ static const char *sev_label(enum dr_sev s)
 	return n[s];
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* The same commands and host lines (the summary differs by the name). */
+static bool same_fix(const struct dr_fix *a, const struct dr_fix *b)
+{
+	if (a->commands.n != b->commands.n || a->notes.n || b->notes.n ||
+	    !same_str(a->host_other, b->host_other))
+		return false;
+	for (size_t i = 0; i < a->commands.n; i++)
+		if (strcmp(a->commands.v[i], b->commands.v[i]))
+			return false;
+	for (int h = 0; h < DR_HOST_COUNT; h++)
+		if (!same_str(a->host[h], b->host[h]))
+			return false;
+	return true;
+}
+
 static const struct dr_finding *earlier_same(const struct doctor_report *r,
 					     const struct dr_finding *f)
 {
 	for (const struct dr_finding *e = r->findings; e < f; e++)
-		if (!strcmp(e->id, f->id) && e->disk[0])
+		if (!strcmp(e->id, f->id) && e->disk[0] &&
+		    same_fix(&e->fix, &f->fix))
 			return e;
 	return NULL;
 }
