@@ -112,6 +112,56 @@ def check_proxmox_all_applied():
                % (rel, keys))
 
 
+def finding(doc, rule, disk):
+    for f in doc["findings"]:
+        if f["rule"] == rule and f["disk"] == disk:
+            return f
+    return None
+
+
+def check_semantics(docs):
+    """What libvirt and Proxmox do with forms real configurations use."""
+    d = docs["libvirt/cluster-node-shared.xml.expect.json"]
+    ok(not finding(d, "iothread-missing", "vdb") and
+       not finding(d, "iothread-missing", "vdd"),
+       "<iothreads>5</iothreads> with ids 2 and 4 listed: libvirt numbers "
+       "1, 3 and 5 itself")
+    ok(not finding(d, "cache-writeback", "vdb") and
+       not finding(d, "cache-writeback", "vdc"),
+       "a writable <shareable/> disk without a cache mode (absent or "
+       "'default') is cache=none, as libvirt generates it")
+    ok(disk_fix(d, "vdb") == ["<driver name='qemu' type='raw' iothread='3' "
+                              "cache='none' io='native'/>"],
+       "io='native' on a <shareable/> disk comes with an explicit "
+       "cache='none' (libvirt checks the XML's cache mode)")
+    f = finding(d, "cache-writeback", "vdd")
+    ok(f and "cache='default'" in f["message"] and
+       "no cache attribute" not in f["message"],
+       "an explicit cache='default' is named as such")
+    ok(disk_fix(d, "vdd")[0].count("cache=") == 1,
+       "the fix replaces cache='default', not adds a second cache=")
+    d = docs["libvirt/legacy-passthrough.xml.expect.json"]
+    f = finding(d, "virtio-blk-scsi", "vdb")
+    ok(f and "bus='scsi'" in f["fix"] and
+       "device='lun'" in f["message"],
+       "device='lun' on bus='virtio' is virtio-blk scsi=on: moved to "
+       "virtio-scsi")
+    ok("<!-- and delete this disk's <address type='usb' .../> -->" in
+       disk_fix(d, "sda"), "a USB disk moved to virtio drops its USB "
+       "address")
+    f = finding(d, "emulated-controller", "fda")
+    ok(f and "device='disk'" in f["fix"],
+       "a floppy with media is an emulated controller; the fix changes "
+       "the device type too")
+    ok(not finding(d, "emulated-controller", "fdb"),
+       "an empty floppy drive is no finding")
+    d = docs["libvirt/ceph-iscsi-network.xml.expect.json"]
+    ok(not any(f["rule"] in ("cache-writeback", "aio-threads",
+                             "migration-cache") for f in d["findings"]),
+       "network disks (rbd, iscsi, nbd, gluster) have no host page cache "
+       "and no aio=: no cache or aio advice")
+
+
 def main():
     docs = {}
     paths = sorted(glob.glob(os.path.join(FIX, "**", "*.expect.json"),
@@ -205,6 +255,7 @@ def main():
        not disk_fix(d, "sda") and not disk_fix(d, "sdb"),
        "two disks on one virtio-scsi controller: one iothread, one "
        "<controller> that keeps its <address>: %r" % vm_fix(d))
+    check_semantics(docs)
     check_proxmox_all_applied()
     done()
 

@@ -170,6 +170,7 @@ const char *adv_bus_name(enum adv_bus bus)
 		[ADV_BUS_SATA] = "sata",
 		[ADV_BUS_NVME] = "nvme",
 		[ADV_BUS_USB] = "usb",
+		[ADV_BUS_FLOPPY] = "floppy",
 		[ADV_BUS_OTHER] = "other",
 	};
 

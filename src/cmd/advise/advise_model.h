@@ -51,6 +51,7 @@ enum adv_bus {
 	ADV_BUS_SATA, /* AHCI */
 	ADV_BUS_NVME,
 	ADV_BUS_USB,
+	ADV_BUS_FLOPPY, /* the PC's floppy controller */
 	ADV_BUS_OTHER,
 };
 

@@ -112,6 +112,10 @@ static const char *bus_words(enum adv_bus b)
 		return "SATA (AHCI)";
 	case ADV_BUS_SCSI_EMULATED:
 		return "emulated SCSI HBA";
+	case ADV_BUS_USB:
+		return "USB mass storage";
+	case ADV_BUS_FLOPPY:
+		return "floppy";
 	case ADV_BUS_VIRTIO_BLK:
 		return "virtio-blk";
 	case ADV_BUS_VIRTIO_SCSI:
@@ -222,6 +226,14 @@ static void rule_qemu10(struct rctx *c)
 	     xstrdup("QEMU 10.0 (commit 984a32f17e, \"file-posix: Support FUA writes\") sends FUA to Linux AIO and io_uring as RWF_DSYNC on the write instead of a separate fdatasync: 4k QD1 45.6k to 56.1k IOPS in the commit's test; aio=threads still flushes separately"));
 }
 
+/* A floppy cannot just change bus: the device type changes too. */
+static const char *floppy_fix(const struct rctx *c)
+{
+	if (libvirt(c))
+		return "attach the image as a disk instead: <disk type='file' device='disk'> with <target dev='vdX' bus='virtio'/> (a free vdX), or remove the floppy once the guest no longer reads it (a driver disk is needed only during installation)";
+	return "attach the image as a virtio disk instead (-drive file=IMAGE,format=raw,if=virtio), or remove the floppy once the guest no longer reads it (a driver disk is needed only during installation)";
+}
+
 static void rule_emulated(struct rctx *c)
 {
 	const struct adv_disk *d = c->d;
@@ -229,10 +241,15 @@ static void rule_emulated(struct rctx *c)
 	const char *why, *guest;
 
 	if ((d->bus != ADV_BUS_IDE && d->bus != ADV_BUS_SATA &&
-	     d->bus != ADV_BUS_SCSI_EMULATED) ||
+	     d->bus != ADV_BUS_SCSI_EMULATED && d->bus != ADV_BUS_USB &&
+	     d->bus != ADV_BUS_FLOPPY) ||
 	    d->cdrom || d->passthrough || !d->file)
 		return;
-	why = d->bus == ADV_BUS_IDE ?
+	why = d->bus == ADV_BUS_USB ?
+		      "usb-storage is a USB 2/3 mass-storage device behind an emulated host controller: one command at a time (bulk-only transport), every transfer goes through the emulated xHCI/EHCI/UHCI" :
+	      d->bus == ADV_BUS_FLOPPY ?
+		      "the floppy controller is an emulated ISA device moving one sector at a time by port I/O and ISA DMA, for images of at most 2.88 MB" :
+	      d->bus == ADV_BUS_IDE ?
 		      "IDE is emulated register by register (several VM exits per command) and has no command queueing: the guest sees queue_depth 1" :
 	      d->bus == ADV_BUS_SATA ?
 		      "AHCI is emulated register by register (several VM exits per command), with at most 32 queued commands (NCQ); QEMU keeps it as the fallback for guests without virtio drivers" :
@@ -240,7 +257,8 @@ static void rule_emulated(struct rctx *c)
 	guest = c->vm->os == ADV_OS_WINDOWS ?
 			"Windows needs the virtio-win drivers (viostor, vioscsi) installed before the switch" :
 			"Linux has virtio drivers built in; before switching make sure the guest's initramfs carries them (dracut -f --add-drivers 'virtio_blk virtio_scsi virtio_pci' on RHEL/Oracle Linux) and /etc/fstab mounts by UUID=, since sdX/hdX names change";
-	find(c, "emulated-controller", &e, NULL,
+	find(c, "emulated-controller", d->bus == ADV_BUS_FLOPPY ? NULL : &e,
+	     d->bus == ADV_BUS_FLOPPY ? xstrdup(floppy_fix(c)) : NULL,
 	     xasprintf("%s disk (%s): an emulated, slow controller%s%s%s%s",
 		       bus_words(d->bus), d->model ? d->model : "?",
 		       c->vm->os == ADV_OS_LINUX ? " for a Linux guest" : "",
@@ -431,8 +449,13 @@ static void rule_uring_hang(struct rctx *c)
 static void rule_threads(struct rctx *c)
 {
 	const struct adv_disk *d = c->d;
-	struct adv_edit e = { .aio = "native",
-			      .cache = d->direct ? NULL : "none" };
+	/* libvirt refuses io='native' unless the XML itself says none or
+	   directsync, even where it would choose none (<shareable/>). */
+	struct adv_edit e = {
+		.aio = "native",
+		.cache = !d->direct || (libvirt(c) && !d->cache_set) ? "none" :
+								       NULL
+	};
 
 	if (!d->aio || strcmp(d->aio, "threads") || d->cdrom || !d->file)
 		return;
@@ -502,6 +525,14 @@ static void rule_virtio_scsi_prop(struct rctx *c)
 
 	if (!c->d->scsi_prop)
 		return;
+	if (libvirt(c)) {
+		/* Nothing to drop from the XML: the LUN itself asks for it. */
+		find(c, "virtio-blk-scsi", NULL,
+		     xstrdup("move the LUN to a virtio-scsi controller, where device='lun' is scsi-block (SCSI passthrough that QEMU keeps): <target dev='sdX' bus='scsi'/> (a free sdX) with <controller type='scsi' model='virtio-scsi'/>; or make it device='disk' if the guest needs no SCSI commands"),
+		     xstrdup("device='lun' on bus='virtio': libvirt starts it as virtio-blk with scsi=on, which QEMU 9.1 and later refuse"),
+		     xstrdup("virtio-blk SCSI passthrough (scsi=on) was deprecated in QEMU 5.0 and removed in 9.1: the property no longer exists, so the domain does not start on a current QEMU"));
+		return;
+	}
 	find(c, "virtio-blk-scsi", &e, NULL,
 	     xstrdup("virtio-blk scsi= property: QEMU 9.1 and later refuse to start with it"),
 	     xstrdup("deprecated since QEMU 5.0 and removed in 9.1: the property no longer exists (libvirt used to emit scsi=off)"));
