@@ -160,6 +160,34 @@ def check_semantics(docs):
                              "migration-cache") for f in d["findings"]),
        "network disks (rbd, iscsi, nbd, gluster) have no host page cache "
        "and no aio=: no cache or aio advice")
+    d = docs["proxmox/etc/pve/qemu-server/109.expect.json"]
+    ok(not finding(d, "cache-writeback", "scsi0") and
+       not finding(d, "aio-threads", "scsi0"),
+       "btrfs without nocow: Proxmox's writeback is not advised to none")
+    f = finding(d, "direct-on-btrfs", "scsi1")
+    ok(f and disk_fix(d, "scsi1") ==
+       ["scsi1: fast-btrfs:109/vm-109-disk-1.raw,aio=io_uring,"
+        "cache=writeback,discard=on,iothread=1,size=100G"],
+       "cache=none on btrfs without nocow goes back to writeback (and "
+       "native to io_uring, which needs no O_DIRECT)")
+    ok(finding(d, "cache-writeback", "scsi2"),
+       "btrfs with nocow: cache=none is advised as anywhere")
+    d = docs["proxmox/etc/pve/qemu-server/110.expect.json"]
+    f = finding(d, "config-refused", "ide2")
+    ok(f and f["fix"] == "ide2: local:iso/debian-12.7.0-amd64-netinst.iso,"
+       "media=cdrom,size=631M",
+       "an ISO without media=: Proxmox refuses; the fix is the line "
+       "with media=cdrom")
+    ok(not finding(d, "emulated-controller", "ide2"),
+       "the ISO is a CD-ROM, not a data disk on IDE")
+    f = finding(d, "config-refused", "virtio2")
+    ok(f and f["fix"] == "pvesm set nas-iso --content iso,images",
+       "a disk on a storage without images content: refused, fixed with "
+       "pvesm")
+    ok(not any(f["rule"] in ("cache-writeback", "aio-threads")
+               for f in d["findings"]),
+       "ZFS over iSCSI (libiscsi) and GlusterFS (libgfapi) have no host "
+       "page cache: no cache advice")
 
 
 def main():

@@ -37,6 +37,8 @@ static void disk_free(struct adv_disk *d)
 	free(d->where);
 	free(d->proto_prefix);
 	free(d->corrected);
+	free(d->refused);
+	free(d->refused_fix);
 }
 
 void adv_vm_free(struct adv_vm *vm)

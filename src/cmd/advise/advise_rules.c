@@ -14,6 +14,8 @@
 const struct adv_rule adv_rules[] = {
 	{ "native-without-direct", ADV_ERROR,
 	  "aio=native without cache.direct=on: QEMU (or libvirt) refuses to start" },
+	{ "config-refused", ADV_ERROR,
+	  "a disk the managing tool (Proxmox) refuses to start as configured" },
 	{ "cache-unsafe", ADV_ERROR,
 	  "cache=unsafe / cache.no-flush=on: guest flushes are dropped" },
 	{ "bad-property", ADV_ERROR,
@@ -26,6 +28,8 @@ const struct adv_rule adv_rules[] = {
 	  "cache=writeback: safe only with a guest that flushes" },
 	{ "cache-writethrough", ADV_WARNING,
 	  "writethrough/directsync/write-cache=off: a flush after every write" },
+	{ "direct-on-btrfs", ADV_WARNING,
+	  "cache=none/directsync on Proxmox btrfs storage without nocow" },
 	{ "emulated-controller", ADV_WARNING,
 	  "IDE, SATA (AHCI) or an emulated SCSI HBA instead of virtio" },
 	{ "no-iothread", ADV_WARNING,
@@ -125,6 +129,22 @@ static const char *bus_words(enum adv_bus b)
 	}
 }
 
+/* The cache mode a fix sets instead of an unsafe or slow one. */
+static const char *safe_cache(const struct adv_disk *d)
+{
+	return d->st.no_direct ? "writeback" : "none";
+}
+
+static void rule_refused(struct rctx *c)
+{
+	if (!c->d->refused)
+		return;
+	find(c, "config-refused", NULL,
+	     xstrdup(c->d->refused_fix ? c->d->refused_fix : ""),
+	     xstrdup(c->d->refused),
+	     xstrdup("qemu-server checks the configuration before QEMU runs: every volume's content type must be in its storage's content list (check_volume_storage_type at start), and an ISO image must be marked media=cdrom (config_to_command); until then the VM does not start"));
+}
+
 static void rule_native(struct rctx *c)
 {
 	const struct adv_disk *d = c->d;
@@ -133,6 +153,8 @@ static void rule_native(struct rctx *c)
 
 	if (!d->aio || strcmp(d->aio, "native") || d->direct)
 		return;
+	if (d->st.no_direct)
+		e = (struct adv_edit){ .aio = "io_uring" };
 	if (libvirt(c) && d->cache_set)
 		find(c, "native-without-direct", &e, NULL,
 		     xasprintf(
@@ -154,7 +176,7 @@ static void rule_native(struct rctx *c)
 
 static void rule_unsafe(struct rctx *c)
 {
-	struct adv_edit e = { .cache = "none" };
+	struct adv_edit e = { .cache = safe_cache(c->d) };
 
 	if (!c->d->no_flush || !writable(c->d))
 		return;
@@ -182,8 +204,9 @@ static void rule_writeback(struct rctx *c)
 	const struct adv_disk *d = c->d;
 	struct adv_edit e = { .cache = "none" };
 
+	/* on btrfs without nocow writeback is Proxmox's deliberate choice */
 	if (d->direct || d->no_flush || !d->write_cache || !writable(d) ||
-	    !page_cached(d))
+	    !page_cached(d) || d->st.no_direct)
 		return;
 	find(c, "cache-writeback", &e, NULL,
 	     xasprintf(
@@ -199,7 +222,7 @@ static void rule_writeback(struct rctx *c)
 static void rule_writethrough(struct rctx *c)
 {
 	const struct adv_disk *d = c->d;
-	struct adv_edit e = { .cache = "none" };
+	struct adv_edit e = { .cache = safe_cache(d) };
 
 	if (d->write_cache || d->no_flush || !writable(d))
 		return;
@@ -232,6 +255,23 @@ static const char *floppy_fix(const struct rctx *c)
 	if (libvirt(c))
 		return "attach the image as a disk instead: <disk type='file' device='disk'> with <target dev='vdX' bus='virtio'/> (a free vdX), or remove the floppy once the guest no longer reads it (a driver disk is needed only during installation)";
 	return "attach the image as a virtio disk instead (-drive file=IMAGE,format=raw,if=virtio), or remove the floppy once the guest no longer reads it (a driver disk is needed only during installation)";
+}
+
+static void rule_btrfs(struct rctx *c)
+{
+	const struct adv_disk *d = c->d;
+	bool native = d->aio && !strcmp(d->aio, "native");
+	struct adv_edit e = { .cache = d->write_cache ? "writeback" :
+							"writethrough",
+			      .aio = native ? "io_uring" : NULL };
+
+	if (!d->direct || !d->st.no_direct || !writable(d))
+		return;
+	find(c, "direct-on-btrfs", &e, NULL,
+	     xasprintf(
+		     "cache=%s on %s without nocow: O_DIRECT writes to a checksummed btrfs file",
+		     cache_of(d), d->st.what),
+	     xstrdup("btrfs checksums file data; with O_DIRECT the guest's buffer can change while it is written, so the stored checksum no longer matches and later reads fail with checksum errors (EIO). Proxmox's qemu-server therefore leaves O_DIRECT off on btrfs storage unless it has nocow set (drive_uses_cache_direct); cache=none here undoes that. Set nocow on the storage to use cache=none"));
 }
 
 static void rule_emulated(struct rctx *c)
@@ -457,7 +497,8 @@ static void rule_threads(struct rctx *c)
 								       NULL
 	};
 
-	if (!d->aio || strcmp(d->aio, "threads") || d->cdrom || !d->file)
+	if (!d->aio || strcmp(d->aio, "threads") || d->cdrom || !d->file ||
+	    d->st.no_direct)
 		return;
 	/* on storage where io_uring hangs, threads is Proxmox's choice */
 	if (!d->direct &&
@@ -566,12 +607,13 @@ static bool before(const struct adv_finding *x, const struct adv_finding *y)
 void adv_rules_run(struct adv_report *r)
 {
 	static void (*const rules[])(struct rctx *) = {
-		rule_native,	       rule_unsafe,	rule_bad_property,
-		rule_iothread_missing, rule_queue_size, rule_writeback,
-		rule_writethrough,     rule_emulated,	rule_no_iothread,
-		rule_iothread_ignored, rule_uring_hang, rule_discard,
-		rule_virtio_scsi_prop, rule_queues,	rule_threads,
-		rule_migration,	       rule_qemu10,	rule_format,
+		rule_refused,	   rule_native,		  rule_unsafe,
+		rule_bad_property, rule_iothread_missing, rule_queue_size,
+		rule_writeback,	   rule_writethrough,	  rule_btrfs,
+		rule_emulated,	   rule_no_iothread,	  rule_iothread_ignored,
+		rule_uring_hang,   rule_discard,	  rule_virtio_scsi_prop,
+		rule_queues,	   rule_threads,	  rule_migration,
+		rule_qemu10,	   rule_format,
 	};
 	size_t first = r->nf;
 
