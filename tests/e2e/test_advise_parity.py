@@ -31,6 +31,7 @@ FIX = os.path.join(os.environ.get("IOLAB_SRC", "."), "tests", "fixtures",
 # by backing file; Proxmox keeps its drive keys as device ids)
 PAIRS = [
     ("--libvirt", "webshop.xml", "webshop.args", "file"),
+    ("--libvirt", "legacy-lun-usb.xml", "legacy-lun-usb.args", "file"),
     ("--proxmox", "pve/qemu-server/120.conf", "pve/120.showcmd", "id"),
 ]
 FIELDS = ["bus", "cache", "aio", "format", "queues", "queues_auto",
