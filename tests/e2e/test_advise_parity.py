@@ -11,7 +11,9 @@ out and said so here. A Proxmox config names its storage (storage.cfg says
 /dev/pve/vm-100-disk-0 is thin LVM), a command line only the device path,
 so findings that come from the storage kind (discard-missing, io-uring-hang)
 are compared only where both sides resolved the same kind. Empty CD-ROM
-drives are no disks (a Proxmox 'none' has no volume at all). Rules about
+drives are no disks (a Proxmox 'none' has no volume at all). A ZFS over
+iSCSI LUN number comes from the storage's iSCSI provider, not the config,
+so iscsi:// files are compared up to the target. Rules about
 the file a source is written in (format-probed: QEMU only) do not apply
 to the other side's syntax and are compared only where both could say it.
 """
@@ -33,6 +35,7 @@ PAIRS = [
     ("--libvirt", "webshop.xml", "webshop.args", "file"),
     ("--libvirt", "legacy-lun-usb.xml", "legacy-lun-usb.args", "file"),
     ("--proxmox", "pve/qemu-server/120.conf", "pve/120.showcmd", "id"),
+    ("--proxmox", "pve/qemu-server/121.conf", "pve/121.showcmd", "id"),
 ]
 FIELDS = ["bus", "cache", "aio", "format", "queues", "queues_auto",
           "discard", "cdrom", "readonly", "protocol"]
@@ -50,6 +53,10 @@ def norm_file(f):
     # rbd:pool/image:opt=...: the options are not the image
     if f and f.startswith("rbd:"):
         return ":".join(f.split(":")[:2])
+    # ZFS over iSCSI: the LUN number is the iSCSI provider's, which a
+    # Proxmox config does not hold; portal and target it does
+    if f and f.startswith("iscsi://"):
+        return "/".join(f.split("/")[:4])
     return f
 
 
