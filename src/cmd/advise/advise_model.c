@@ -37,6 +37,9 @@ static void disk_free(struct adv_disk *d)
 	free(d->where);
 	free(d->proto_prefix);
 	free(d->corrected);
+	for (size_t i = 0; i < d->nrepl; i++)
+		free(d->repl[i].text);
+	free(d->repl);
 }
 
 void adv_vm_free(struct adv_vm *vm)
