@@ -42,9 +42,7 @@ static void place(struct qfix *f, struct kvl *l)
 	if (f->e->new_pci)
 		++*f->e->new_pci;
 	snprintf(addr, sizeof(addr), "0x%x", slot);
-	/* -drive if=virtio has addr= but no bus= */
-	if (l != &f->kv[ADV_SLOT_DRIVE])
-		kvl_set(l, "bus", bus, KV_STR);
+	kvl_set(l, "bus", bus, KV_STR);
 	kvl_set(l, "addr", addr, KV_STR);
 }
 
@@ -255,11 +253,12 @@ static void edit_virtio(struct qfix *f)
 	if (f->have[ADV_SLOT_DRIVE]) {
 		struct kvl *D = &f->kv[ADV_SLOT_DRIVE];
 
-		kvl_set(D, "if", "virtio", KV_STR);
+		/* if=none and a -device of its own: -drive has no bus= or
+		   addr= that QEMU still takes, so if=virtio would take the
+		   lowest free PCI slot */
 		kvl_del(D, "bus");
 		kvl_del(D, "unit");
-		place(f, D);
-		f->changed[ADV_SLOT_DRIVE] = true;
+		ensure_device(f);
 	}
 }
 
