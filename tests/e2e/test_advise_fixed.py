@@ -16,6 +16,7 @@
   the input is never written, an existing PATH or a symbolic link is
   refused, and `patch` applied to the --diff output gives the same file.
 """
+import difflib
 import glob
 import hashlib
 import json
@@ -348,6 +349,15 @@ def check_libvirt(tmp):
            % (name, err.strip()))
         if not os.path.exists(out):
             continue
+        with open(out) as f:
+            fixed = f.read()
+        gone = [ln for ln in difflib.ndiff(text.splitlines(),
+                                           fixed.splitlines())
+                if ln.startswith("- ")]
+        ok(all(re.match(r"- *<(driver|target|iothreads|controller|"
+                        r"address type='drive')", ln) for ln in gone),
+           "%s: only changed elements differ (children and comments as "
+           "written): %s" % (name, gone))
         r = subprocess.run(["virt-xml-validate", out, "domain"],
                            capture_output=True, text=True, timeout=60)
         ok(r.returncode == 0, "%s: virt-xml-validate: %s" % (

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advise_fix.h"
 #include "advise_rewrite.h"
 #include "../../util/err.h"
 #include "../../util/xmem.h"
@@ -244,6 +245,129 @@ static long child_named(const struct scan *sc, long parent, const char *name)
 	return -1;
 }
 
+/* Split @s into top-level units: a line, with the indented or closing
+   lines after it. */
+static size_t units(const char *s, char ***out)
+{
+	size_t n = 0;
+
+	*out = NULL;
+	for (const char *p = s; p && *p;) {
+		size_t len = strcspn(p, "\n");
+
+		if (n && (*p == ' ' || *p == '\t' || !strncmp(p, "</", 2))) {
+			char *j = xasprintf("%s\n%.*s", (*out)[n - 1], (int)len,
+					    p);
+
+			free((*out)[n - 1]);
+			(*out)[n - 1] = j;
+		} else {
+			*out = xrealloc(*out, (n + 1) * sizeof(**out));
+			(*out)[n++] = xasprintf("%.*s", (int)len, p);
+		}
+		p += len + (p[len] == '\n');
+	}
+	return n;
+}
+
+static void units_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * A corrected element with children (<driver> with <metadata_cache>, a
+ * <controller> with its <address>): the children it keeps are copied from
+ * the file as written, not as libxml2 serialized them for the report.
+ * @old: the children the reader captured. False if the file's children
+ * do not line up with them (then the whole element is replaced).
+ */
+static bool keep_children(const char *text, const struct scan *sc, long el,
+			  const char *old, const char *t, struct rw_edits *out)
+{
+	const struct elem *e = &sc->v[el];
+	const char *nl = strchr(t, '\n'), *last = strrchr(t, '\n');
+	char **ou = NULL, **nu = NULL, *inner, *ind, *cind = NULL;
+	size_t no, nn, nkids = 0, *kid = NULL;
+	bool *used, ok = false;
+	struct fixbuf b = { 0 };
+
+	if (!old || !nl || e->end == e->stag_end || last[1] != '<' ||
+	    last[2] != '/')
+		return false;
+	/* the new children, as add_elem_inner indented them (2 spaces) */
+	{
+		struct fixbuf in = { 0 };
+
+		for (const char *p = nl + 1; p < last;) {
+			size_t len = strcspn(p, "\n");
+
+			fixbuf_addf(&in, "%.*s", (int)(len >= 2 ? len - 2 : 0),
+				    p + (len >= 2 ? 2 : len));
+			p += len + 1;
+		}
+		inner = fixbuf_take(&in);
+	}
+	no = units(old, &ou);
+	nn = units(inner, &nu);
+	for (size_t i = 0; i < sc->n; i++)
+		if (sc->v[i].parent == el) {
+			kid = xrealloc(kid, (nkids + 1) * sizeof(*kid));
+			kid[nkids++] = i;
+		}
+	ind = indent_of(text, e->start);
+	if (nkids == no && !strcmp(inner, old)) {
+		/* children unchanged: only the start tag is new */
+		char *tag = xasprintf("%.*s", (int)(nl - t), t);
+
+		rw_add(out, e->start, e->stag_end, tag);
+		free(tag);
+		ok = true;
+	} else if (nkids == no) {
+		used = xcalloc(no + 1, sizeof(*used));
+		cind = nkids ? indent_of(text, sc->v[kid[0]].start) :
+			       xasprintf("%s  ", ind);
+		fixbuf_addf(&b, "%.*s", (int)(nl - t), t);
+		for (size_t i = 0; i < nn; i++) {
+			size_t k = 0;
+			char *body;
+
+			while (k < no && (used[k] || strcmp(ou[k], nu[i])))
+				k++;
+			if (k < no) {
+				const struct elem *c = &sc->v[kid[k]];
+
+				used[k] = true;
+				fixbuf_addf(&b, "%s%.*s", cind,
+					    (int)(c->end - c->start),
+					    text + c->start);
+			} else {
+				body = reindent(nu[i], cind);
+				fixbuf_addf(&b, "%s%s", cind, body);
+				free(body);
+			}
+		}
+		fixbuf_addf(&b, "%s%s", ind, last + 1);
+		{
+			char *all = fixbuf_take(&b);
+
+			rw_add(out, e->start, e->end, all);
+			free(all);
+		}
+		free(used);
+		ok = true;
+	}
+	free(cind);
+	free(ind);
+	free(kid);
+	free(inner);
+	units_free(ou, no);
+	units_free(nu, nn);
+	return ok;
+}
+
 static void replace(const char *text, const struct scan *sc, long el,
 		    const char *t, struct rw_edits *out)
 {
@@ -314,7 +438,9 @@ bool rw_libvirt(const struct adv_vm *vm, const char *text, struct rw_edits *out,
 				vm->items[r[i].item].where,
 				vm->items[r[i].item].head);
 		} else if (el >= 0) {
-			replace(text, &sc, el, t, out);
+			if (!keep_children(text, &sc, el,
+					   vm->items[r[i].item].inner, t, out))
+				replace(text, &sc, el, t, out);
 		} else if (!strncmp(t, "<iothreads>", 11) && root >= 0) {
 			long v = child_named(&sc, root, "vcpu");
 
