@@ -82,6 +82,15 @@ struct adv_storage {
 
 #define ADV_MAX_BADPROPS 4
 
+/*
+ * One corrected line of a disk's fix and what it takes the place of in
+ * the input, so that --write-fixed and --diff can put it there.
+ */
+struct adv_repl {
+	int item; /* the item it replaces, -1: a new line or element */
+	char *text; /* the corrected line(s); "" with item >= 0: delete */
+};
+
 /* Items that configure a disk, by role; -1 when absent. */
 enum adv_slot {
 	ADV_SLOT_DRIVE, /* -drive, libvirt <driver>, Proxmox drive line */
@@ -135,6 +144,9 @@ struct adv_disk {
 	char *refused_fix; /* a fix that tool takes */
 	char *corrected; /* its own lines with every fix applied (the VM's
 			    lines they need are in vm->corrected), or NULL */
+	struct adv_repl *repl; /* every line its fix writes (its own and
+				  the VM's), with what each replaces */
+	size_t nrepl;
 };
 
 /* VM-level items, by role; -1 when absent. */
