@@ -91,16 +91,19 @@ static bool is_operand(const struct opt_state *st, const char *a)
 	return false;
 }
 
-static json_t *jkv(const struct fio_kv *kv, int n, const char *name)
+/* Options as fio echoes them: those with a value (fio leaves out
+ * time_based, stonewall ...), under their section's name. */
+static json_t *jkv(const struct fio_kv *kv, int n)
 {
 	json_t *o = json_object();
 
-	if (name)
-		json_object_set_new(o, "name", json_string(name));
 	for (int i = 0; i < n; i++) {
-		/* jansson refuses invalid UTF-8: the file is not trusted. */
-		json_t *v = json_string(kv[i].value ? kv[i].value : "");
+		json_t *v;
 
+		if (!kv[i].value)
+			continue;
+		/* jansson refuses invalid UTF-8: the file is not trusted. */
+		v = json_string(kv[i].value);
 		json_object_set_new(o, kv[i].key, v ? v : json_string("?"));
 	}
 	return o;
@@ -209,15 +212,14 @@ int run_fio_jobs(run_one_fn run_one, const struct opt_state *st, int argc,
 		}
 		c.name = j->name;
 		c.index = i;
-		c.job_options = fio_format ? jkv(j->kv, j->nkv, j->name) : NULL;
+		c.job_options = fio_format ? jkv(j->kv, j->nkv) : NULL;
 		rc = run_one(ac, av, &c);
 		json_decref(c.job_options);
 		c.job_options = NULL;
 		free(av);
 	}
 	if (rc == EXIT_OK && fio_format) {
-		json_t *g = jf.nglobal ? jkv(jf.global, jf.nglobal, NULL) :
-					 NULL;
+		json_t *g = jf.nglobal ? jkv(jf.global, jf.nglobal) : NULL;
 
 		complete = fio_json_write(c.jobs, g, c.out, &err);
 		c.jobs = NULL;

@@ -275,8 +275,8 @@ json_t *fio_json_spec_options(const struct job_spec *j, const char *target)
 	if (j->runtime_ns) {
 		snprintf(buf, sizeof(buf), "%llums",
 			 (unsigned long long)(j->runtime_ns / 1000000));
+		/* fio echoes no time_based: it has no value. */
 		json_object_set_new(o, "runtime", json_string(buf));
-		json_object_set_new(o, "time_based", json_string(""));
 	}
 	return o;
 }
