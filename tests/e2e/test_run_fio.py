@@ -74,6 +74,25 @@ with tmpdir() as d:
     ok(not os.path.exists(os.path.join(d, "t.dat")),
        "the test file iolab made is removed")
 
+    # `iolab run JOB.fio`, as `fio JOB.fio`; a NAME.fio that is no job
+    # file stays a target.
+    rc, out, err = run(["run", "two.fio", "--no-progress", "--runtime",
+                        "100ms"], cwd=d)
+    ok(rc == 0 and out.count("fio job '") == 2, "iolab run JOB.fio")
+    plain = write(d, "plain.fio", "x" * 8192)
+    rc, out, err = run(["run", "plain.fio", "--no-progress", "--runtime",
+                        "100ms"], cwd=d)
+    ok(rc == 0 and "fio job" not in out and "target %s" % "plain.fio" in out,
+       "a NAME.fio that is not a job file is a target (%s)" % err.strip())
+    os.remove(plain)
+    # An operand is the target of the jobs that name none.
+    sub = os.path.join(d, "sub")
+    os.mkdir(sub)
+    nf = write(d, "nf.fio", "[j]\nrw=read\nsize=1m\n")
+    rc, out, err = run(["run", "--fio-job", nf, sub, "--no-progress"], cwd=d)
+    ok(rc == 0 and "target %s/iolab-test.dat" % sub in out,
+       "TARGET on the command line for a job without filename=")
+
     # The command line wins over the file.
     rc, out, err = run(["run", "--fio-job", jf, "--no-progress", "--bs",
                         "8k"], cwd=d)

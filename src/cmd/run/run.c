@@ -89,7 +89,7 @@ static const struct opt run_table[] = {
 	OPT_ROW_NO_PROGRESS(struct run_opts),
 	{ .kind = OPT_GROUP, .name = "", .help = "fio job files" },
 	{ "fio-job", 0, OPT_STRING, "FILE", OFF(fio_job),
-	  "run the jobs of a fio job file one after another (see iolab-run(1))" },
+	  "run the jobs of a fio job file one after another (or: iolab run JOB.fio)" },
 	{ .kind = OPT_GROUP },
 };
 
@@ -258,32 +258,58 @@ int run_main(int argc, char **argv, struct run_collect *collect)
 	return measure_main(&run_measure_cmd, &s, &s.o, &s.o.m, argc, argv);
 }
 
+/* Whether the command line names a job file: --fio-job, or a NAME.fio
+ * (then parsed first to find its operand); never with --help. */
+static bool names_job_file(int argc, char **argv)
+{
+	bool maybe = false;
+
+	for (int i = 1; i < argc; i++) {
+		size_t n = strlen(argv[i]);
+
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return false;
+		if (!strcmp(argv[i], "--fio-job") ||
+		    !strncmp(argv[i], "--fio-job=", 10) ||
+		    (n > 4 && !strcmp(argv[i] + n - 4, ".fio")))
+			maybe = true;
+	}
+	return maybe;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
 	struct opt_state st;
 	struct err err = { 0 };
+	const char *file, *target;
 	int rc;
 
-	/* A job file runs its jobs through run_main(), one by one: its
-	 * flags are read here first (--help, and what is wrong with them). */
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--fio-job") ||
-		    !strncmp(argv[i], "--fio-job=", 10)) {
-			job_defaults(&o.j);
-			rc = opts_parse(&run_cmd, argc, argv, &o, &st, &err);
-			if (rc == OPTS_OK)
-				rc = run_fio_jobs(
-					run_main, &st, argc, argv, o.fio_job,
-					o.m.output, o.m.json || o.m.csv,
-					o.format == FMT_FIO_JSON_PLUS ?
-						2 :
-						o.format);
-			else
-				rc = rc == OPTS_HELP ? EXIT_OK :
-						       err_report(&err);
-			opts_state_free(&st);
-			return rc;
-		}
-	return run_main(argc, argv, NULL);
+	/*
+	 * A job file runs its jobs through run_main(), one by one: the flags
+	 * are read here first to find it. A line that names none, or that
+	 * the parser refuses, goes the usual way (which says what is wrong).
+	 */
+	if (!names_job_file(argc, argv))
+		return run_main(argc, argv, NULL);
+	job_defaults(&o.j);
+	if (opts_parse(&run_cmd, argc, argv, &o, &st, &err) != OPTS_OK) {
+		opts_state_free(&st);
+		return run_main(argc, argv, NULL);
+	}
+	file = o.fio_job;
+	target = st.npositional ? st.positional[0] : NULL;
+	if (!file && target && run_fio_is_job_file(target)) {
+		file = target; /* `iolab run JOB.fio`, as `fio JOB.fio` */
+		target = NULL;
+	}
+	if (!file) {
+		opts_state_free(&st);
+		return run_main(argc, argv, NULL);
+	}
+	rc = run_fio_jobs(run_main, &st, argc, argv, file, target, o.m.output,
+			  o.m.json || o.m.csv,
+			  o.format == FMT_FIO_JSON_PLUS ? 2 : (int)o.format);
+	opts_state_free(&st);
+	return rc;
 }

@@ -111,12 +111,11 @@ static json_t *jkv(const struct fio_kv *kv, int n)
 
 /* One job's command line: "run", its options, the user's flags, target. */
 static char **job_argv(const struct fio_job *j, const struct opt_state *st,
-		       int argc, char **argv, int *out_argc)
+		       int argc, char **argv, const char *user_target,
+		       int *out_argc)
 {
 	char **av = xcalloc((size_t)(j->nargs + argc + 3), sizeof(char *));
-	const char *target = j->target	     ? j->target :
-			     st->npositional ? st->positional[0] :
-					       NULL;
+	const char *target = j->target ? j->target : user_target;
 	int n = 0;
 
 	av[n++] = "run";
@@ -158,9 +157,43 @@ static void say_job(FILE *f, const struct fio_job *j, int i, int n, int ac,
 	fprintf(f, "\n");
 }
 
+bool run_fio_is_job_file(const char *path)
+{
+	size_t n = strlen(path);
+	char buf[4096];
+	struct stat st;
+	ssize_t got;
+	int fd;
+
+	if (n < 5 || strcmp(path + n - 4, ".fio"))
+		return false;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return false;
+	}
+	got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got <= 0)
+		return false;
+	buf[got] = 0;
+	/* The first line that is not blank or a comment opens a section. */
+	for (char *p = buf; *p;) {
+		p += strspn(p, " \t\r\n");
+		if (*p == ';' || *p == '#') {
+			p += strcspn(p, "\n");
+			continue;
+		}
+		return *p == '[';
+	}
+	return false;
+}
+
 int run_fio_jobs(run_one_fn run_one, const struct opt_state *st, int argc,
-		 char **argv, const char *file, const char *output,
-		 bool iolab_format, int fio_format)
+		 char **argv, const char *file, const char *target,
+		 const char *output, bool iolab_format, int fio_format)
 {
 	struct fio_jobfile jf;
 	struct run_collect c = { 0 };
@@ -192,7 +225,7 @@ int run_fio_jobs(run_one_fn run_one, const struct opt_state *st, int argc,
 	for (int i = 0; i < jf.njobs && rc == EXIT_OK; i++) {
 		const struct fio_job *j = &jf.jobs[i];
 		int ac;
-		char **av = job_argv(j, st, argc, argv, &ac);
+		char **av = job_argv(j, st, argc, argv, target, &ac);
 
 		if (j->random_map_note)
 			fprintf(stderr,

@@ -47,14 +47,18 @@ int run_main(int argc, char **argv, struct run_collect *collect);
 /* One run of a job file's job: run_main(), given by run.c. */
 typedef int (*run_one_fn)(int argc, char **argv, struct run_collect *collect);
 /*
- * `iolab run --fio-job FILE`, each job run by @run_one: @st and the
- * arguments as parsed from @argc/@argv; @output is -o, @iolab_format
- * --json or --csv was given, @fio_format 0 normal, 1 json, 2 json+.
- * Returns the exit code.
+ * `iolab run --fio-job FILE [TARGET]`, each job run by @run_one: @st and
+ * the arguments as parsed from @argc/@argv; @target the jobs' without
+ * filename= (NULL: run's default); @output is -o, @iolab_format --json or
+ * --csv was given, @fio_format 0 normal, 1 json, 2 json+. Returns the exit
+ * code.
  */
 int run_fio_jobs(run_one_fn run_one, const struct opt_state *st, int argc,
-		 char **argv, const char *file, const char *output,
-		 bool iolab_format, int fio_format);
+		 char **argv, const char *file, const char *target,
+		 const char *output, bool iolab_format, int fio_format);
+/* @path is NAME.fio, a regular file whose first line that is not blank or
+ * a comment opens a [section]: `iolab run JOB.fio` as fio takes it. */
+bool run_fio_is_job_file(const char *path);
 
 /* fio's JSON layout (run_fio_json.c): one job's object, with @job_options
  * taken; "job options" of a run given by flags; the document around
