@@ -9,6 +9,7 @@
 #include "run_fio_job.h"
 #include "../../util/err.h"
 #include "../../util/parse.h"
+#include "../../util/term.h"
 #include "../../util/xmem.h"
 
 /* What a job asks for once its [global] and own options are applied. */
@@ -27,20 +28,11 @@ struct fset {
 	char percentiles[256];
 };
 
-/* @s made safe for one line of a terminal: printable ASCII, shortened. */
+/* @s made safe for one line of a terminal (term.h), shortened. */
 static const char *shown(const char *s, char *buf, size_t len)
 {
-	size_t n = 0;
-
-	if (!s)
-		s = "";
-	for (; *s && n + 4 < len; s++)
-		buf[n++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
-	if (*s && len > 4) {
-		memcpy(buf + n, "...", 3);
-		n += 3;
-	}
-	buf[n] = 0;
+	if (term_sanitize(buf, len, s ? s : "", 0) >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
 	return buf;
 }
 
