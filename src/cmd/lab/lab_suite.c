@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lab_check.h"
 #include "lab_suite.h"
 #include "../../core/target.h"
 #include "../mark/mark_report.h"
@@ -22,6 +23,8 @@ void lab_suite_defaults(struct lab_suite *s)
 	struct mark_spec *m = &s->spec;
 
 	mark_spec_defaults(m);
+	s->check = NULL;
+	s->check_runtime_ns = 0;
 	mark_spec_set_preset(m, mark_preset_find("cdm6"));
 	m->runs = 1;
 	m->time_ns = 2 * SEC;
@@ -66,6 +69,26 @@ bool lab_suite_set_tests(struct lab_suite *s, const char *list, struct err *err)
 	return true;
 }
 
+bool lab_suite_set_check(struct lab_suite *s, const char *name,
+			 uint64_t runtime_ns, struct err *err)
+{
+	char t[32];
+
+	s->check = check_profile_find(name);
+	if (!s->check)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--check: no profile '%.64s'; iolab check --list shows them (etcd, postgresql, mysql, oracle, zookeeper)",
+			name);
+	if (runtime_ns < SEC)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--check judges rates over each step's --time (%s): give at least 1s",
+			fmt_duration(runtime_ns, t, sizeof(t)));
+	s->check_runtime_ns = runtime_ns;
+	return true;
+}
+
 bool lab_suite_finish(struct lab_suite *s, unsigned int runs, uint64_t time_ns,
 		      struct err *err)
 {
@@ -104,11 +127,15 @@ uint64_t lab_suite_time_ns(const struct lab_suite *s)
 
 uint64_t lab_suite_estimate_ns(const struct lab_suite *s)
 {
+	if (s->check)
+		return (uint64_t)s->check->nsteps * s->check_runtime_ns;
 	return mark_estimate_ns(&s->spec);
 }
 
 uint64_t lab_suite_step_ns(const struct lab_suite *s)
 {
+	if (s->check)
+		return s->check_runtime_ns;
 	return s->spec.time_ns + s->spec.interval_ns;
 }
 
@@ -117,6 +144,15 @@ const char *lab_suite_title(const struct lab_suite *s, char *buf, size_t len)
 	char t[32], name[32];
 	size_t n;
 
+	if (s->check) {
+		snprintf(
+			buf, len,
+			"iolab check %s (%s) in the guest on its whole test disk, each of its %d step%s for %s",
+			s->check->name, s->check->title, s->check->nsteps,
+			s->check->nsteps == 1 ? "" : "s",
+			fmt_duration(s->check_runtime_ns, t, sizeof(t)));
+		return buf;
+	}
 	n = (size_t)snprintf(buf, len, "%s%s(",
 			     s->spec.preset ? s->spec.preset : "",
 			     s->spec.preset ? " " : "");
@@ -138,6 +174,9 @@ char *lab_suite_conf(const struct lab_suite *s)
 {
 	char tests[MARK_MAX_TESTS * 24] = "", name[32];
 
+	if (s->check)
+		return xasprintf("suite=check %s %llu\n", s->check->name,
+				 (unsigned long long)s->check_runtime_ns);
 	for (unsigned int i = 0; i < s->spec.ntests; i++) {
 		char *sp;
 
@@ -161,6 +200,14 @@ bool lab_suite_from_conf(struct lab_suite *s, const char *value,
 	unsigned int runs;
 
 	lab_suite_defaults(s);
+	if (!strncmp(value, "check ", 6)) {
+		char name[32];
+
+		if (sscanf(value + 6, "%31s %llu", name, &t) != 2)
+			return err_set(err, EXIT_USAGE, 0,
+				       "bad suite line '%s'", value);
+		return lab_suite_set_check(s, name, t, err);
+	}
 	if (sscanf(value, "%31s %u %llu %383s", preset, &runs, &t, tests) != 4)
 		return err_set(err, EXIT_USAGE, 0, "bad suite line '%s'",
 			       value);
@@ -203,6 +250,11 @@ int lab_suite_run(const struct lab_suite *s, const char *dev,
 	FILE *f;
 	int fd, rc;
 
+	if (s->check) {
+		free(conf);
+		return lab_check_guest_run(s->check, s->check_runtime_ns, dev,
+					   json_path, err);
+	}
 	tests = strrchr(conf, ' ') + 1;
 	tests[strcspn(tests, "\n")] = '\0';
 	argv[3] = (char *)(m.preset ? m.preset : tests);
