@@ -18,6 +18,7 @@
 struct lab_cli {
 	struct lab_opts lo;
 	const char *aio, *cache, *bus, *format, *preset, *tests, *output;
+	const char *check;
 	unsigned int runs;
 	uint64_t time_ns, max_ns;
 	double precision_pct;
@@ -57,7 +58,9 @@ static const struct opt lab_table[] = {
 	  "CrystalDiskMark's procedure instead: exactly N runs per test after a warm-up, the best shown (runs of 2s unless --time)",
 	  NULL, 1, 100 },
 	{ "time", 0, OPT_DURATION, "TIME", OFF(time_ns),
-	  "length of each run, e.g. 500ms, 2s (default 250ms; with --runs 2s)" },
+	  "length of each run, e.g. 500ms, 2s (default 250ms; with --runs 2s; with --check each step's, default 2s)" },
+	{ "check", 0, OPT_STRING, "PROFILE", OFF(check),
+	  "instead of the suite, judge iolab check's PROFILE (etcd, postgresql, mysql, oracle, zookeeper) in each guest, each step for --time (at least 1s)" },
 	{ "doctor", 0, OPT_FLAG, NULL, OFF(lo.doctor),
 	  "also run iolab doctor inside each guest and report what it sees" },
 	{ .kind = OPT_GROUP, .name = "", .help = "The guests" },
@@ -105,6 +108,8 @@ static const struct opt_cmd lab_cmd = {
 		"--csv columns: bus, format, aio, cache, accel, status (ok|refused|failed),\n"
 		"  reason (one line), risk, then iolab mark's from test on (iolab mark --help).\n"
 		"  Every cell has its lines; what was not measured is empty, not 0.\n"
+		"--check: text or --json; a cell whose flushes reach no storage (cache=unsafe,\n"
+		"  an image in RAM) is never a pass. Its verdicts do not change the exit code.\n"
 		"Exit: 0 every cell ok or refused by QEMU, 1 usage, 2 environment or a\n"
 		"failed cell, 130 interrupted (Ctrl-C kills the guests, removes the files).\n",
 	.max_positional = 0,
@@ -220,6 +225,19 @@ static bool parse_suite(struct lab_cli *c, struct err *err)
 		return false;
 	if (c->tests && !lab_suite_set_tests(s, c->tests, err))
 		return false;
+	if (c->check) {
+		if (c->preset || c->tests || c->runs || c->precision_pct > 0 ||
+		    c->max_ns)
+			return err_set(
+				err, EXIT_USAGE, 0,
+				"--check runs iolab check's profile instead of the suite: drop --preset, --tests, --runs, --precision and --max-time");
+		/* A profile's steps are judged over seconds, not the
+		 * suite's 250 ms runs. */
+		if (!lab_suite_set_check(
+			    s, c->check,
+			    c->time_ns ? c->time_ns : 2000000000ull, err))
+			return false;
+	}
 	if (c->time_ns && c->time_ns < 100000000ull)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--time must be at least 100ms");
@@ -251,6 +269,11 @@ int cmd_lab(int argc, char **argv)
 	}
 	if (!parse_cells(&c, &err) || !parse_suite(&c, &err))
 		goto out;
+	if (c.check && c.csv) {
+		err_set(&err, EXIT_USAGE, 0,
+			"--check reports as text or --json (each cell's criteria, as iolab check --json has them); --csv is for the suite's tests");
+		goto out;
+	}
 	if (c.lo.disk_bytes < (16u << 20) || c.lo.disk_bytes % 4096) {
 		err_set(&err, EXIT_USAGE, 0,
 			"--disk-size must be at least 16M and a multiple of 4k");
@@ -271,12 +294,16 @@ int cmd_lab(int argc, char **argv)
 	lab_suite_title(&c.lo.suite, rep.suite_title, sizeof(rep.suite_title));
 	if (!lab_run(&c.lo, &rep, &err))
 		goto out;
+	if (c.lo.suite.check)
+		lab_check_settle_warnings(&rep);
 	if (c.json) {
 		if (!lab_json_write(&rep, out, &err))
 			rc = err_report(&err);
 	} else if (c.csv) {
 		if (!lab_csv_write(&rep, out, &err))
 			rc = err_report(&err);
+	} else if (c.lo.suite.check) {
+		lab_check_text(&rep, out);
 	} else {
 		lab_text_print(&rep, out);
 	}

@@ -462,7 +462,8 @@ static void run_once(struct lab_ctx *x, struct lab_cell *c,
 				o->cell_timeout_ns :
 				boot_ns + 600 * NS +
 					5 * o->disk_bytes * NS / EST_FILL_BPS +
-					2 * lab_suite_estimate_max_ns(&o->suite),
+					2 * lab_suite_estimate_max_ns(
+						    &o->suite),
 	};
 
 	image_drop_cache(im);

@@ -145,6 +145,8 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 			  3);
 		json_object_set_new(opts, "accel_asked",
 				    json_string(lab_accel_names[o->accel]));
+		if (s->check)
+			lab_check_jdoc(r, opts, NULL);
 	}
 	json_object_set_new(opts, "qemu", json_string(r->qemu));
 	json_object_set_new(opts, "kernel", json_string(r->kernel));
@@ -199,11 +201,15 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 		jset_real(o, "elapsed_s", c->elapsed_s, 3);
 		json_object_set_new(o, "result", jembedded(c->result));
 		json_object_set_new(o, "doctor", jembedded(c->doctor));
+		if (r->opts && r->opts->suite.check)
+			json_object_set_new(o, "check", lab_check_jcell(r, c));
 		json_array_append_new(cells, o);
 	}
 	json_object_set_new(doc, "cells", cells);
 	json_object_set_new(best, "safe", jbest(r, true));
 	json_object_set_new(best, "overall", jbest(r, false));
 	json_object_set_new(doc, "best", best);
+	if (r->opts && r->opts->suite.check)
+		lab_check_jdoc(r, NULL, doc);
 	return jdoc_write(doc, f, err);
 }

@@ -50,6 +50,7 @@ bool lab_cell_parse(struct lab_cell *c, struct err *err)
 {
 	json_error_t je;
 	json_t *doc, *tests, *t;
+	const char *cmd;
 	size_t i;
 
 	c->nfigs = 0;
@@ -60,6 +61,13 @@ bool lab_cell_parse(struct lab_cell *c, struct err *err)
 		return err_set(err, EXIT_ENV, 0,
 			       "the guest's result is not JSON: %s (line %d)",
 			       je.text, je.line);
+	cmd = json_string_value(json_object_get(doc, "command"));
+	if (cmd && !strcmp(cmd, "check")) {
+		bool ok = lab_check_parse(c, doc, err);
+
+		json_decref(doc);
+		return ok;
+	}
 	tests = json_object_get(doc, "tests");
 	if (!json_is_array(tests)) {
 		json_decref(doc);

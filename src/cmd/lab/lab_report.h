@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lab_check.h"
 #include "qemu_argv.h"
 #include "../../util/warn.h"
 
@@ -59,6 +60,7 @@ struct lab_cell {
 	double boot_s, elapsed_s;
 	unsigned int nfigs;
 	struct lab_fig figs[LAB_MAX_TESTS];
+	struct lab_check_cell check; /* --check: the guest's verdicts */
 };
 
 struct lab_report {
@@ -85,7 +87,8 @@ struct lab_report {
 
 /*
  * Read the headline figures of @c->result (mark's JSON shape) into
- * c->figs. False with @err set if it is not that shape.
+ * c->figs, or check's verdicts into c->check when it is iolab check's
+ * document (--check). False with @err set if it is neither.
  */
 bool lab_cell_parse(struct lab_cell *c, struct err *err);
 

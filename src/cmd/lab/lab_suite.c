@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lab_check.h"
 #include "lab_suite.h"
 #include "../../core/target.h"
 #include "../mark/mark_report.h"
@@ -22,6 +23,8 @@ void lab_suite_defaults(struct lab_suite *s)
 	struct mark_spec *m = &s->spec;
 
 	mark_spec_defaults(m);
+	s->check = NULL;
+	s->check_runtime_ns = 0;
 	mark_spec_set_preset(m, mark_preset_find("cdm6"));
 	m->time_ns = SEC / 4;
 	m->max_ns = 4 * SEC;
@@ -66,11 +69,33 @@ bool lab_suite_set_tests(struct lab_suite *s, const char *list, struct err *err)
 	return true;
 }
 
+bool lab_suite_set_check(struct lab_suite *s, const char *name,
+			 uint64_t runtime_ns, struct err *err)
+{
+	char t[32];
+
+	s->check = check_profile_find(name);
+	if (!s->check)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--check: no profile '%.64s'; iolab check --list shows them (etcd, postgresql, mysql, oracle, zookeeper)",
+			name);
+	if (runtime_ns < SEC)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--check judges rates over each step's --time (%s): give at least 1s",
+			fmt_duration(runtime_ns, t, sizeof(t)));
+	s->check_runtime_ns = runtime_ns;
+	return true;
+}
+
 bool lab_suite_finish(struct lab_suite *s, unsigned int runs, uint64_t time_ns,
 		      double precision_pct, uint64_t max_ns, struct err *err)
 {
 	struct mark_spec *m = &s->spec;
 
+	if (s->check)
+		return true; /* the profile's steps, checked when set */
 	if (runs && (precision_pct > 0 || max_ns))
 		return err_set(
 			err, EXIT_USAGE, 0,
@@ -123,6 +148,8 @@ uint64_t lab_suite_time_ns(const struct lab_suite *s)
 
 uint64_t lab_suite_estimate_ns(const struct lab_suite *s)
 {
+	if (s->check)
+		return (uint64_t)s->check->nsteps * s->check_runtime_ns;
 	return mark_estimate_ns(&s->spec);
 }
 
@@ -133,6 +160,8 @@ uint64_t lab_suite_estimate_max_ns(const struct lab_suite *s)
 
 uint64_t lab_suite_step_ns(const struct lab_suite *s)
 {
+	if (s->check)
+		return s->check_runtime_ns;
 	return s->spec.time_ns + s->spec.interval_ns;
 }
 
@@ -142,9 +171,19 @@ const char *lab_suite_title(const struct lab_suite *s, char *buf, size_t len)
 	char t[32], cap[32], name[32];
 	size_t n;
 
-	n = (size_t)snprintf(buf, len, "%s%s(", m->preset ? m->preset : "",
-			     m->preset ? " " : "");
-	for (unsigned int i = 0; i < m->ntests && n < len; i++)
+	if (s->check) {
+		snprintf(
+			buf, len,
+			"iolab check %s (%s) in the guest on its whole test disk, each of its %d step%s for %s",
+			s->check->name, s->check->title, s->check->nsteps,
+			s->check->nsteps == 1 ? "" : "s",
+			fmt_duration(s->check_runtime_ns, t, sizeof(t)));
+		return buf;
+	}
+	n = (size_t)snprintf(buf, len, "%s%s(",
+			     s->spec.preset ? s->spec.preset : "",
+			     s->spec.preset ? " " : "");
+	for (unsigned int i = 0; i < s->spec.ntests && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
 				      lab_suite_test_name(s, i, name,
 							  sizeof(name)));
@@ -172,6 +211,9 @@ char *lab_suite_conf(const struct lab_suite *s)
 {
 	char tests[MARK_MAX_TESTS * 24] = "", name[32];
 
+	if (s->check)
+		return xasprintf("suite=check %s %llu\n", s->check->name,
+				 (unsigned long long)s->check_runtime_ns);
 	for (unsigned int i = 0; i < s->spec.ntests; i++) {
 		char *sp;
 
@@ -200,6 +242,14 @@ bool lab_suite_from_conf(struct lab_suite *s, const char *value,
 	double prec;
 
 	lab_suite_defaults(s);
+	if (!strncmp(value, "check ", 6)) {
+		char name[32];
+
+		if (sscanf(value + 6, "%31s %llu", name, &t) != 2)
+			return err_set(err, EXIT_USAGE, 0,
+				       "bad suite line '%s'", value);
+		return lab_suite_set_check(s, name, t, err);
+	}
 	if (sscanf(value, "%31s %u %llu %383s %lf %llu", preset, &runs, &t,
 		   tests, &prec, &max) != 6)
 		return err_set(err, EXIT_USAGE, 0, "bad suite line '%s'",
@@ -247,6 +297,11 @@ int lab_suite_run(const struct lab_suite *s, const char *dev,
 	FILE *f;
 	int fd, rc;
 
+	if (s->check) {
+		free(conf);
+		return lab_check_guest_run(s->check, s->check_runtime_ns, dev,
+					   json_path, err);
+	}
 	tests = strrchr(conf, ' ') + 1;
 	tests[strcspn(tests, "\n")] = '\0';
 	argv[3] = (char *)(m.preset ? m.preset : tests);

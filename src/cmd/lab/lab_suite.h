@@ -20,8 +20,14 @@
 
 struct err;
 
+struct check_profile;
+
 struct lab_suite {
 	struct mark_spec spec;
+	/* --check: iolab check's profile instead of mark (lab_check.h),
+	 * each step for check_runtime_ns. */
+	const struct check_profile *check;
+	uint64_t check_runtime_ns;
 };
 
 /* Defaults: preset cdm6; per test and direction runs of 250 ms until the
@@ -34,6 +40,10 @@ bool lab_suite_set_preset(struct lab_suite *s, const char *name,
 /* --tests "SEQ1M-Q8T1,RND4K-Q1T1". */
 bool lab_suite_set_tests(struct lab_suite *s, const char *list,
 			 struct err *err);
+/* --check NAME: the profile instead of mark's tests, each step for
+ * @runtime_ns (at least 1 s, as check). */
+bool lab_suite_set_check(struct lab_suite *s, const char *name,
+			 uint64_t runtime_ns, struct err *err);
 /*
  * --runs N (CrystalDiskMark's fixed procedure, 0 = the precision one),
  * --time, --precision PCT and --max-time (0 = the default each); then
