@@ -105,7 +105,7 @@ const struct mark_fig mark_figs[MARK_NFIGS] = {
 	    RF_CHART),
 	FIG("mbps_ci95", NULL, "+-%", "+-% (95%)", "mbps_ci95_pct", PC,
 	    SP, 5, 1, 2, 1, "mbps", "ci95_pct", mbps_ci_pct, 0),
-	FIG("mbps_max", "MB/s (best run)", NULL, "MB/s best", "mbps_max", MB,
+	FIG("mbps_max", NULL, NULL, "MB/s best", "mbps_max", MB,
 	    0, 0, 0, 3, 1, "mbps", "max", mbps_max, 0),
 	FIG("mbps_mean", "MB/s (mean of runs)", NULL, "MB/s mean", "mbps_mean",
 	    MB, 0, 0, 0, 3, 1, "mbps", "mean", mbps_mean, 0),

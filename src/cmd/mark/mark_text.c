@@ -79,18 +79,21 @@ const char *mark_fmt_took(double s, char *buf, size_t len)
 }
 
 /* The columns of a direction's block: mark_figs[] with a heading. */
-static bool block_col(const struct mark_fig *f)
+static bool block_col(const struct mark_fig *f, bool fixed)
 {
+	/* CDM's best run has no interval: no +-% column beside it. */
+	if (fixed && (f->scope & MARK_FIG_SPREAD))
+		return false;
 	return f->head && !(f->scope & MARK_FIG_MIX);
 }
 
 /* Width of a block's columns and the spaces between them. */
-static int block_width(void)
+static int block_width(bool fixed)
 {
 	int w = -1;
 
 	for (int k = 0; k < MARK_NFIGS; k++)
-		if (block_col(&mark_figs[k]))
+		if (block_col(&mark_figs[k], fixed))
 			w += 1 + mark_figs[k].width;
 	return w;
 }
@@ -115,7 +118,7 @@ static void print_fig(const struct mark_fig *g, const struct mark_cell *c,
 
 /* One direction's columns of a row. */
 static void print_block(const struct mark_cell *c, enum mark_dir d, bool wanted,
-			FILE *f)
+			bool fixed, FILE *f)
 {
 	bool first = true;
 
@@ -124,7 +127,7 @@ static void print_block(const struct mark_cell *c, enum mark_dir d, bool wanted,
 	for (int k = 0; k < MARK_NFIGS; k++) {
 		const struct mark_fig *g = &mark_figs[k];
 
-		if (!block_col(g))
+		if (!block_col(g, fixed))
 			continue;
 		if (!c->scored)
 			fprintf(f, "%s%*s", first ? "  " : " ", g->width,
@@ -135,10 +138,11 @@ static void print_block(const struct mark_cell *c, enum mark_dir d, bool wanted,
 	}
 }
 
-static void print_block_head(const char *title, bool wanted, FILE *f)
+static void print_block_head(const char *title, bool wanted, bool fixed,
+			     FILE *f)
 {
 	static const char dashes[] = "------------------------------------";
-	int w = block_width(), len, pad;
+	int w = block_width(fixed), len, pad;
 	char line[64];
 
 	if (!wanted)
@@ -149,14 +153,14 @@ static void print_block_head(const char *title, bool wanted, FILE *f)
 	fprintf(f, "  %.*s%s%.*s", pad, dashes, line, w - pad - len, dashes);
 }
 
-static void print_cols_head(bool wanted, FILE *f)
+static void print_cols_head(bool wanted, bool fixed, FILE *f)
 {
 	bool first = true;
 
 	if (!wanted)
 		return;
 	for (int k = 0; k < MARK_NFIGS; k++)
-		if (block_col(&mark_figs[k])) {
+		if (block_col(&mark_figs[k], fixed)) {
 			fprintf(f, "%s%*s", first ? "  " : " ",
 				mark_figs[k].width, mark_figs[k].head);
 			first = false;
@@ -199,24 +203,25 @@ static void print_main(const struct mark_result *r, FILE *f)
 {
 	const struct mark_spec *s = &r->spec;
 	bool rd = s->dir[MARK_READ], wr = s->dir[MARK_WRITE];
+	bool fixed = s->procedure == MARK_FIXED;
 	int nw = name_width(s);
 
 	if (!rd && !wr)
 		return;
 	fprintf(f, "%-*s", nw, "");
-	print_block_head("Read", rd, f);
-	print_block_head("Write", wr, f);
+	print_block_head("Read", rd, fixed, f);
+	print_block_head("Write", wr, fixed, f);
 	fprintf(f, "\n%-*s", nw, "Test");
-	print_cols_head(rd, f);
-	print_cols_head(wr, f);
+	print_cols_head(rd, fixed, f);
+	print_cols_head(wr, fixed, f);
 	fprintf(f, "\n");
 	for (unsigned int i = 0; i < s->ntests; i++) {
 		char name[32];
 
 		fprintf(f, "%-*s", nw,
 			mark_test_name(&s->tests[i], name, sizeof(name)));
-		print_block(&r->cell[i][MARK_READ], MARK_READ, rd, f);
-		print_block(&r->cell[i][MARK_WRITE], MARK_WRITE, wr, f);
+		print_block(&r->cell[i][MARK_READ], MARK_READ, rd, fixed, f);
+		print_block(&r->cell[i][MARK_WRITE], MARK_WRITE, wr, fixed, f);
 		fprintf(f, "\n");
 	}
 }
@@ -226,7 +231,7 @@ static void print_mix(const struct mark_result *r, FILE *f)
 	const struct mark_spec *s = &r->spec;
 	int nw = name_width(s);
 	char title[48];
-	bool first;
+	bool first, fixed = s->procedure == MARK_FIXED;
 
 	if (!s->dir[MARK_MIX])
 		return;
@@ -234,10 +239,10 @@ static void print_mix(const struct mark_result *r, FILE *f)
 		 100 - s->mix_read_pct);
 	fprintf(f, "%s%-*s",
 		s->dir[MARK_READ] || s->dir[MARK_WRITE] ? "\n" : "", nw, "");
-	print_block_head(title, true, f);
+	print_block_head(title, true, fixed, f);
 	print_mix_head(true, f);
 	fprintf(f, "%-*s", nw, "Test");
-	print_cols_head(true, f);
+	print_cols_head(true, fixed, f);
 	print_mix_head(false, f);
 	for (unsigned int i = 0; i < s->ntests; i++) {
 		const struct mark_cell *c = &r->cell[i][MARK_MIX];
@@ -245,7 +250,7 @@ static void print_mix(const struct mark_result *r, FILE *f)
 
 		fprintf(f, "%-*s", nw,
 			mark_test_name(&s->tests[i], name, sizeof(name)));
-		print_block(c, MARK_MIX, true, f);
+		print_block(c, MARK_MIX, true, fixed, f);
 		first = true;
 		for (int k = 0; c->scored && k < MARK_NFIGS; k++)
 			if (mark_figs[k].head &&
