@@ -36,6 +36,10 @@ with tmpdir() as d:
     refused(["run", f, "--qdepth", "4"], 1, "did you mean '--qd'",
             "misspelt flag with a suggestion")
     refused(["run", f, "extra"], 1, "extra operand", "two targets")
+    refused(["run", "--runtime", "10", "sec"], 1, "reads as a unit",
+            "a unit split off its value is no test file")
+    refused(["run", "--cpus", "4096"], 1, "--cpus",
+            "a CPU this machine does not have")
     refused(["run", f, "--engine", "native", "--cache", "writeback"], 2,
             "cache.direct=on", "native + writeback refused like QEMU")
     refused(["run", f, "--percentiles", "50,101"], 1, "--percentiles",
