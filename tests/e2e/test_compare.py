@@ -34,6 +34,16 @@ def close(a, b, rel=1e-9):
 
 A, B = "run-qd1.json", "run-qd16.json"
 ja, jb = load(A), load(B)
+
+# The text follows the locale's charset: under LC_ALL=C (a cron job, a
+# serial console) the times and plus-minus signs are ASCII.
+for loc, want in (("C", "x"), ("C.UTF-8", "\u00d7")):
+    rc, out, err = run(["compare", golden(A), golden(B)],
+                       env=dict(os.environ, LC_ALL=loc))
+    ascii_only = all(ord(ch) < 128 for ch in out)
+    ok(rc == 0 and want in out and ascii_only == (loc == "C"),
+       "compare under LC_ALL=%s: %s ratios, ASCII only: %s" %
+       (loc, want, ascii_only))
 doc = run_json(["compare", golden(A), golden(B)])
 ok(doc["command"] == "compare" and doc["schema_version"] == 1,
    "compare --json has the common envelope")
