@@ -15,7 +15,7 @@ set -eu
 
 PKGS="build-essential meson ninja-build pkg-config python3
 liburing-dev libaio-dev libjansson-dev libxml2-dev libcmocka-dev
-libmicrohttpd-dev"
+libmicrohttpd-dev libvirt-dev"
 TEST_PKGS="fio util-linux e2fsprogs strace udev kmod
 qemu-system-x86 qemu-utils linux-image-amd64 cpio time
 chromium fonts-dejavu-core libxml2-utils sysstat

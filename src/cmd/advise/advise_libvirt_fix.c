@@ -266,10 +266,16 @@ char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
 			       inner_of(vm, d, ADV_SLOT_DRIVE), 0);
 	if (f.tgt_ch)
 		add_elem(&out, "target", &f.tgt, NULL);
-	if (f.addr_note)
-		fixbuf_add(
+	if (f.addr_note) {
+		/* drive (IDE/SATA/SCSI) or usb: the old bus's address */
+		const char *at =
+			kvl_get(&vm->items[d->slot[ADV_SLOT_ADDR]].kv, "type");
+
+		fixbuf_addf(
 			&out,
-			"<!-- and delete this disk's <address type='drive' .../> -->");
+			"<!-- and delete this disk's <address type='%s' .../> -->",
+			at ? at : "drive");
+	}
 	if (f.ctrl_ch && scsi_ctrl) {
 		const char *kids = inner_of(vm, d, ADV_SLOT_CTRL);
 		bool drv = f.cdrv.n || f.cdrv_ch;

@@ -51,6 +51,7 @@ enum adv_bus {
 	ADV_BUS_SATA, /* AHCI */
 	ADV_BUS_NVME,
 	ADV_BUS_USB,
+	ADV_BUS_FLOPPY, /* the PC's floppy controller */
 	ADV_BUS_OTHER,
 };
 
@@ -74,6 +75,8 @@ enum adv_storage_kind {
 struct adv_storage {
 	enum adv_storage_kind kind;
 	bool thin; /* space is allocated on write: discard gives it back */
+	bool no_direct; /* O_DIRECT is wrong here (Proxmox btrfs without
+			   nocow: qemu-server leaves it off on purpose) */
 	char what[128]; /* "LVM thin volume", "sparse file, 3% allocated" */
 };
 
@@ -127,6 +130,9 @@ struct adv_disk {
 	char *where;
 	int slot[ADV_SLOT_N];
 	char *proto_prefix; /* "file." for an inline -blockdev child */
+	char *refused; /* why the managing tool (Proxmox) refuses this
+			  disk as configured, or NULL */
+	char *refused_fix; /* a fix that tool takes */
 	char *corrected; /* its own lines with every fix applied (the VM's
 			    lines they need are in vm->corrected), or NULL */
 };
