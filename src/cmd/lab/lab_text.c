@@ -14,6 +14,7 @@
 #include "lab_host.h"
 #include "../../util/margin.h"
 #include "../../util/parse.h"
+#include "../../util/term.h"
 #include "../../util/xmem.h"
 
 /* Distinct reasons, numbered in order of first appearance. */
@@ -186,17 +187,18 @@ static void print_best(const struct lab_report *r, int bus, int format,
 			lab_cell_words(next, bus < 0, buf, sizeof(buf));
 			if (m.too_close)
 				fprintf(f,
-					" (too close to call against %s, %.2f MB/s: within the noise, ±%.0f%%)",
-					buf, lab_cell_score(next), 100 * m.unc);
+					" (too close to call against %s, %.2f MB/s: within the noise, %s%.0f%%)",
+					buf, lab_cell_score(next),
+					term_glyph("\u00b1"), 100 * m.unc);
 			else if (isnan(m.unc))
 				fprintf(f,
 					" (the next safe one: %s, %.2f MB/s, %.2fx; noise unknown with one run: use --runs 3)",
 					buf, lab_cell_score(next), m.ratio);
 			else
 				fprintf(f,
-					" (the next safe one: %s, %.2f MB/s, %.2fx, beyond the noise of ±%.0f%%)",
+					" (the next safe one: %s, %.2f MB/s, %.2fx, beyond the noise of %s%.0f%%)",
 					buf, lab_cell_score(next), m.ratio,
-					100 * m.unc);
+					term_glyph("\u00b1"), 100 * m.unc);
 		}
 		fprintf(f, "; %s\n", cache_risk(b->cache));
 		if (lab_cell_cached_writes(b))

@@ -100,18 +100,18 @@ static double lat_max(const struct mark_cell *c)
 
 const struct mark_fig mark_figs[MARK_NFIGS] = {
 	/* The headline, drawn in compare's bar charts. */
-	FIG("mbps", "MB/s", "MB/s", "MB/s", "mbps", MB,
+	FIG("mbps", "MB/s", "MB/s", "MB/s", "MB_s", MB,
 	    MARK_FIG_MARKS, 10, 2, 3, 1, "mbps", "headline", mbps_headline,
 	    RF_CHART),
-	FIG("mbps_ci95", NULL, "+-%", "+-% (95%)", "mbps_ci95_pct", PC,
+	FIG("mbps_ci95", NULL, "+-%", "+-% (95%)", "MB_s_ci95_pct", PC,
 	    SP, 5, 1, 2, 1, "mbps", "ci95_pct", mbps_ci_pct, 0),
-	FIG("mbps_max", NULL, NULL, "MB/s best", "mbps_max", MB,
+	FIG("mbps_max", NULL, NULL, "MB/s best", "MB_s_max", MB,
 	    0, 0, 0, 3, 1, "mbps", "max", mbps_max, 0),
-	FIG("mbps_mean", "MB/s (mean of runs)", NULL, "MB/s mean", "mbps_mean",
+	FIG("mbps_mean", "MB/s (mean of runs)", NULL, "MB/s mean", "MB_s_mean",
 	    MB, 0, 0, 0, 3, 1, "mbps", "mean", mbps_mean, 0),
-	FIG("mbps_min", NULL, NULL, "MB/s min", "mbps_min", MB,
+	FIG("mbps_min", NULL, NULL, "MB/s min", "MB_s_min", MB,
 	    0, 0, 0, 3, 1, "mbps", "min", mbps_min, 0),
-	FIG("mbps_stddev", NULL, NULL, "MB/s stddev", "mbps_stddev", MB,
+	FIG("mbps_stddev", NULL, NULL, "MB/s stddev", "MB_s_stddev", MB,
 	    SP, 0, 0, 3, 1, "mbps", "stddev", mbps_stddev, 0),
 	FIG("iops", "IOPS", "IOPS", "IOPS", "iops", IO,
 	    0, 9, 0, 1, 1, "iops", "headline", iops_headline, 0),
@@ -134,13 +134,13 @@ const struct mark_fig mark_figs[MARK_NFIGS] = {
 	FIG("lat_max", NULL, NULL, NULL, "lat_max_us", NS,
 	    0, 0, 0, 3, 1e3, "lat_ns", "max", lat_max, 0),
 	/* The mix tests': each side's MB/s, after the shared ones. */
-	FIG("read_mbps", NULL, "read MB/s", NULL, "mix_read_mbps_max", MB,
+	FIG("read_mbps", NULL, "read MB/s", NULL, "mix_read_MB_s_max", MB,
 	    MX, 10, 2, 3, 1, "read_mbps", "max", read_mbps_max, 0),
-	FIG("read_mbps_mean", NULL, NULL, NULL, "mix_read_mbps_mean", MB,
+	FIG("read_mbps_mean", NULL, NULL, NULL, "mix_read_MB_s_mean", MB,
 	    MX, 0, 0, 3, 1, "read_mbps", "mean", read_mbps_mean, 0),
-	FIG("write_mbps", NULL, "write MB/s", NULL, "mix_write_mbps_max", MB,
+	FIG("write_mbps", NULL, "write MB/s", NULL, "mix_write_MB_s_max", MB,
 	    MX, 10, 2, 3, 1, "write_mbps", "max", write_mbps_max, 0),
-	FIG("write_mbps_mean", NULL, NULL, NULL, "mix_write_mbps_mean", MB,
+	FIG("write_mbps_mean", NULL, NULL, NULL, "mix_write_MB_s_mean", MB,
 	    MX, 0, 0, 3, 1, "write_mbps", "mean", write_mbps_mean, 0),
 };
 #undef FIG

@@ -14,6 +14,7 @@
 #include "matrix_report.h"
 #include "../../core/target.h"
 #include "../../util/parse.h"
+#include "../../util/term.h"
 
 #define MAX_NOTES 32
 
@@ -364,7 +365,7 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 	nl = matrix_recommend(r, lines, MATRIX_REC_LINES);
 	fprintf(f, "\n");
 	for (int i = 0; i < nl; i++)
-		fprintf(f, "%s\n", lines[i]);
+		fprintf(f, "%s\n", term_ascii(lines[i], sizeof(lines[i])));
 	if (rep->target->env.ram_backed)
 		fprintf(f,
 			"The target is in RAM: nothing on it survives power loss, and these figures rank the software path, not a disk.\n");
