@@ -112,14 +112,17 @@ def near(a, b, rel=0.002, eps=0.002):
 
 
 TEST_COLS = ["test", "pattern", "bs_bytes", "qd", "threads", "direction",
-             "runs_scored", "MB_s_max", "MB_s_mean", "MB_s_min",
-             "MB_s_stddev", "iops_max", "iops_mean", "iops_min",
+             "runs_scored", "MB_s", "MB_s_ci95_pct", "MB_s_max", "MB_s_mean",
+             "MB_s_min", "MB_s_stddev", "iops", "iops_max", "iops_mean",
+             "iops_min",
              "iops_stddev", "lat_min_us", "lat_mean_us", "lat_p50_us",
              "lat_p99_us", "lat_max_us"]
 MIX_COLS = ["mix_read_pct", "mix_read_MB_s_max", "mix_read_MB_s_mean",
             "mix_write_MB_s_max", "mix_write_MB_s_mean"]
 TAIL_COLS = ["page_cache_reads", "partial", "warnings"]
 FIGS = [c for c in TEST_COLS[7:]]
+# What CrystalDiskMark's procedure (--runs) leaves empty: no interval.
+NO_CI = ("MB_s_ci95_pct",)
 
 
 def sane_test_row(r, what, runs):
@@ -137,6 +140,9 @@ def sane_test_row(r, what, runs):
     ok((r["MB_s_stddev"] == "") == (runs == 1) and
        (r["iops_stddev"] == "") == (runs == 1),
        what + ": a deviation only over 2 or more runs")
+    # --runs is CrystalDiskMark's procedure: the best run is the headline.
+    ok(r["MB_s"] == r["MB_s_max"] and r["iops"] == r["iops_max"] and
+       r["MB_s_ci95_pct"] == "", what + ": the headline is the best run")
     lat = [num(r[c]) for c in ("lat_min_us", "lat_p50_us", "lat_p99_us",
                                "lat_max_us")]
     ok(None not in lat and lat == sorted(lat) and
@@ -198,6 +204,19 @@ with tmpdir() as d:
        "mark, reads only: no mix columns, one line")
     if rows:
         sane_test_row(rows[0], "mark RND4K Q1T1 read (1 run)", 1)
+
+    # The default procedure: the headline is the mean, with its interval.
+    rc, out, err = run(["mark", f, "--tests", "RND4K-Q1T1", "--only", "read",
+                        "--max-time", "1s", "--time", "100ms", "--csv",
+                        "--size", "16M", "--no-progress"])
+    head, rows = table(out, "mark, precision")
+    if rows:
+        r = rows[0]
+        ok(int(r["runs_scored"]) >= 3 and r["MB_s"] == r["MB_s_mean"] and
+           r["iops"] == r["iops_mean"] and num(r["MB_s_ci95_pct"]) >= 0,
+           "mark, precision: the mean is the headline, its interval "
+           "beside it (%s runs, +-%s %%)" % (r["runs_scored"],
+                                             r["MB_s_ci95_pct"]))
 
     # --- matrix: every cell x test x direction; refused cells empty.
     xargs = ["matrix", f, "--engines", "threads,native", "--caches",
@@ -369,7 +388,8 @@ with tmpdir() as d:
         img = os.path.join(d, "images")
         os.mkdir(img)
         largs = ["lab", "--accel", "tcg", "--disk-size", "32M", "--time",
-                 "200ms", "--iolab-static", static, "--tests", "RND4K-Q1T1",
+                 "200ms", "--runs", "1", "--iolab-static", static,
+                 "--tests", "RND4K-Q1T1",
                  "--aio", "native", "--cache", "none,writeback", "--disk",
                  img, "--no-progress", "-q"]
         rc, out, err = run(largs + ["--csv"], timeout=600)
