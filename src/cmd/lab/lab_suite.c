@@ -207,23 +207,32 @@ const char *lab_suite_title(const struct lab_suite *s, char *buf, size_t len)
 	return buf;
 }
 
-char *lab_suite_conf(const struct lab_suite *s)
+/* "SEQ1M-Q8T1,RND4K-Q1T1": the tests as one token. */
+static void tests_token(const struct lab_suite *s, char *buf, size_t len)
 {
-	char tests[MARK_MAX_TESTS * 24] = "", name[32];
+	char name[32];
 
-	if (s->check)
-		return xasprintf("suite=check %s %llu\n", s->check->name,
-				 (unsigned long long)s->check_runtime_ns);
+	buf[0] = '\0';
 	for (unsigned int i = 0; i < s->spec.ntests; i++) {
 		char *sp;
 
 		lab_suite_test_name(s, i, name, sizeof(name));
 		sp = strchr(name, ' ');
 		if (sp)
-			*sp = '-'; /* one token: SEQ1M-Q8T1 */
-		snprintf(tests + strlen(tests), sizeof(tests) - strlen(tests),
-			 "%s%s", i ? "," : "", name);
+			*sp = '-';
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 i ? "," : "", name);
 	}
+}
+
+char *lab_suite_conf(const struct lab_suite *s)
+{
+	char tests[MARK_MAX_TESTS * 24];
+
+	if (s->check)
+		return xasprintf("suite=check %s %llu\n", s->check->name,
+				 (unsigned long long)s->check_runtime_ns);
+	tests_token(s, tests, sizeof(tests));
 	/* runs 0: the precision procedure, with its precision and cap. */
 	return xasprintf("suite=%s %u %llu %s %.6g %llu\n",
 			 s->spec.preset ? s->spec.preset : "-",
@@ -288,7 +297,7 @@ int lab_suite_run(const struct lab_suite *s, const char *dev,
 			 NULL,
 			 NULL };
 	int argc = 10;
-	char *conf = lab_suite_conf(s), *tests;
+	char tests[MARK_MAX_TESTS * 24];
 	struct mark_result r;
 	struct mark_report rep;
 	struct warnings w = { 0 };
@@ -298,12 +307,10 @@ int lab_suite_run(const struct lab_suite *s, const char *dev,
 	int fd, rc;
 
 	if (s->check) {
-		free(conf);
 		return lab_check_guest_run(s->check, s->check_runtime_ns, dev,
 					   json_path, err);
 	}
-	tests = strrchr(conf, ' ') + 1;
-	tests[strcspn(tests, "\n")] = '\0';
+	tests_token(s, tests, sizeof(tests));
 	argv[3] = (char *)(m.preset ? m.preset : tests);
 	snprintf(time, sizeof(time), "%llums",
 		 (unsigned long long)(m.time_ns / 1000000ull));
@@ -324,7 +331,6 @@ int lab_suite_run(const struct lab_suite *s, const char *dev,
 	if (!target_prepare(&t, &req, &w, err)) {
 		target_release(&t);
 		warnings_free(&w);
-		free(conf);
 		return err->exit_code ? err->exit_code : EXIT_ENV;
 	}
 	ok = mark_run(&m, &t, &r, err);
@@ -360,6 +366,5 @@ int lab_suite_run(const struct lab_suite *s, const char *dev,
 	mark_result_free(&r);
 	target_release(&t);
 	warnings_free(&w);
-	free(conf);
 	return rc;
 }
