@@ -84,10 +84,11 @@ static const struct opt_cmd mark_cmd = {
 		"  flash    CDM 9 Flash Memory: the default tests, --time 1s --interval 30s\n"
 		"Q = requests in flight per thread, T = threads. MB/s = 10^6 bytes/s.\n"
 		"--csv columns: engine, cache, test, pattern, bs_bytes, qd, threads, direction,\n"
-		"  runs_scored, mbps_max/_mean/_min/_stddev, iops_max/_mean/_min/_stddev,\n"
-		"  lat_min/_mean/_p50/_p99/_max_us (microseconds), mix_read_pct and\n"
-		"  mix_read/write_mbps_max/_mean (with mix tests), page_cache_reads, partial,\n"
-		"  warnings. Empty = no figure (stddev needs 2 runs).\n"
+		"  runs_scored, MB_s (the headline), MB_s_ci95_pct, MB_s_max/_mean/_min/_stddev,\n"
+		"  iops, iops_max/_mean/_min/_stddev, lat_min/_mean/_p50/_p99/_max_us\n"
+		"  (microseconds), mix_read_pct and mix_read/write_MB_s_max/_mean (with mix\n"
+		"  tests), page_cache_reads, partial, warnings. Empty = no figure (stddev needs\n"
+		"  2 runs; the interval is not for --runs).\n"
 		"Sizes: 4k, 1M, 1g (powers of 1024), 4kB, 1MB (powers of 1000). Durations: 500ms, 5s, 2m.\n"
 		"Exit: 0 ok, 1 usage, 2 environment or refused, 3 I/O error, 130 interrupted.\n",
 	.max_positional = 1,
