@@ -106,6 +106,13 @@ with tmpdir() as d:
     jobs = doc.get("jobs", [])
     ok([j["jobname"] for j in jobs] == ["seq-read", "rand-mix"],
        "fio JSON: both jobs, in order")
+    # The spelling, --json-format fio, is the same layout.
+    rc2, out2, _ = run(["run", "--fio-job", jf, "--no-progress",
+                        "--json-format", "fio"], cwd=d)
+    doc2 = json.loads(out2) if rc2 == 0 else {}
+    ok([j["jobname"] for j in doc2.get("jobs", [])] ==
+       ["seq-read", "rand-mix"] and sorted(doc2) == sorted(doc),
+       "--json-format fio: the same document layout")
     ok(doc.get("global options", {}).get("ioengine") == "psync" and
        jobs and jobs[1]["job options"] == {"rw": "randrw", "rwmixread": "70",
                                    "fdatasync": "16"},
