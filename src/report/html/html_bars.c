@@ -13,6 +13,18 @@
 #define BAR_H 20.0
 #define NOTE_H 15.0
 #define FONT 12.0
+#define MIN_PLOT 160.0 /* narrowest bar area before the chart widens */
+#define LAB_MAX 240.0 /* widest label gutter of the compare view */
+
+/*
+ * Room for @s in a bold 12px label: the width estimate is of a regular
+ * sans-serif, and bold glyphs and unknown fonts run wider, so be generous
+ * rather than let the SVG's edge cut a label.
+ */
+static double room(const char *s)
+{
+	return svg_text_width(s, FONT) * 1.2 + 6;
+}
 
 static void axis(FILE *f, const struct svg_scale *sx, enum runit unit,
 		 double y0, double y1)
@@ -41,12 +53,12 @@ static double value_room(enum runit unit, double v)
 {
 	char buf[48];
 
-	return svg_text_width(rfmt_unit(unit, v, buf, sizeof(buf)), FONT) + 12;
+	return room(rfmt_unit(unit, v, buf, sizeof(buf))) + 8;
 }
 
 void html_bars(FILE *f, const struct rbars *b)
 {
-	double lw = 0, right = 0, hi = 0, rowh, h, y;
+	double lw = 0, right = 0, hi = 0, notew = 0, rowh, h, y, w;
 	struct svg_scale sx;
 	char buf[64];
 	bool notes = false;
@@ -55,16 +67,23 @@ void html_bars(FILE *f, const struct rbars *b)
 		const struct rbar *r = &b->b[i];
 		double top = isfinite(r->hi) && r->hi > r->v ? r->hi : r->v;
 
-		lw = fmax(lw, svg_text_width(r->label, FONT) + 14);
+		lw = fmax(lw, room(r->label) + 8);
 		if (isfinite(top))
 			hi = fmax(hi, top);
 		right = fmax(right, value_room(b->unit, r->v));
+		if (r->status || !isfinite(r->v))
+			notew = fmax(notew,
+				     room(r->status ? r->status : "no result"));
+		if (r->note)
+			notew = fmax(notew, room(r->note));
 		notes |= r->note != NULL;
 	}
 	rowh = BAR_H + (notes ? NOTE_H : 0) + 10;
 	h = (double)b->n * rowh + 22;
-	svg_scale_fit(&sx, RSC_LIN, 0, hi > 0 ? hi : 1, true, lw,
-		      BAR_W - fmax(right, 70));
+	right = fmax(right, 70);
+	/* Wider than usual rather than a label or note past the edge. */
+	w = fmax(BAR_W, fmax(lw + MIN_PLOT + right, lw + notew + 8));
+	svg_scale_fit(&sx, RSC_LIN, 0, hi > 0 ? hi : 1, true, lw, w - right);
 	fputs("<figure class=\"chart bars\"><figcaption><b>", f);
 	hx_text(f, b->title);
 	fputs("</b>", f);
@@ -75,7 +94,7 @@ void html_bars(FILE *f, const struct rbars *b)
 	}
 	fprintf(f,
 		"</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\"><title>",
-		BAR_W, h, BAR_W, h);
+		w, h, w, h);
 	hx_text(f, b->title);
 	fputs("</title>", f);
 	axis(f, &sx, b->unit, 2, h - 20);
@@ -133,35 +152,52 @@ void html_bars(FILE *f, const struct rbars *b)
 	fputs("</svg></figure>\n", f);
 }
 
+/* The ratio and verdict after a compare bar's value, as drawn. */
+static const char *ratio_tail(const struct cmp_row *r, size_t d, char *buf,
+			      size_t len)
+{
+	char ratio[64];
+
+	buf[0] = 0;
+	if (d && *cmp_ratio_text(r, d, ratio, sizeof(ratio)))
+		snprintf(buf, len, "  %s %s", ratio,
+			 r->verdict[d] != CV_SAME && r->verdict[d] != CV_NONE ?
+				 cmp_verdict_name(r->verdict[d]) :
+				 "");
+	return buf;
+}
+
 void html_cmp_bars(FILE *f, const struct cmp *c, const struct cmp_row *r)
 {
-	double lw = 0, right = 0, hi = 0, rowh = BAR_H + 8, h, y;
+	double lw = 0, right = 80, hi = 0, rowh = BAR_H + 8, h, y, w;
 	struct svg_scale sx;
-	char buf[64], ratio[64], lab[96];
+	char buf[64], ratio[64], lab[96], tail[160];
 
 	for (size_t d = 0; d < c->n; d++) {
 		const struct rfig *x = r->f[d];
 
 		snprintf(lab, sizeof(lab), "%c %s", cmp_letter(d),
 			 c->docs[d]->label);
-		lw = fmax(lw, svg_text_width(lab, FONT) + 14);
+		lw = fmax(lw, room(lab) + 8);
 		if (x && !x->status && isfinite(x->value)) {
 			hi = fmax(hi, x->value);
-			right = fmax(
-				right,
-				value_room(r->unit, x->value) +
-					svg_text_width(
-						cmp_ratio_text(r, d, ratio,
-							       sizeof(ratio)),
-						FONT) +
-					60);
+			right = fmax(right,
+				     value_room(r->unit, x->value) +
+					     room(ratio_tail(r, d, tail,
+							     sizeof(tail))) +
+					     8);
+		} else {
+			right = fmax(right, room(x && x->status ?
+							 x->status :
+							 "not in this input"));
 		}
 	}
-	if (lw > 200)
-		lw = 200;
+	/* Long labels are cut to their letter; the inputs list has them. */
+	if (lw > LAB_MAX)
+		lw = LAB_MAX;
 	h = (double)c->n * rowh + 24;
-	svg_scale_fit(&sx, RSC_LIN, 0, hi > 0 ? hi : 1, true, lw,
-		      BAR_W - fmax(right, 80));
+	w = fmax(BAR_W, lw + MIN_PLOT + right);
+	svg_scale_fit(&sx, RSC_LIN, 0, hi > 0 ? hi : 1, true, lw, w - right);
 	fputs("<figure class=\"chart bars\"><figcaption><b>", f);
 	hx_text(f, r->group);
 	fputs("</b> <span class=\"sub\">", f);
@@ -169,7 +205,7 @@ void html_cmp_bars(FILE *f, const struct cmp *c, const struct cmp_row *r)
 	fputs("</span></figcaption>", f);
 	fprintf(f,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\"><title>",
-		BAR_W, h, BAR_W, h);
+		w, h, w, h);
 	hx_textf(f, "%s %s", r->group, r->name);
 	fputs("</title>", f);
 	axis(f, &sx, r->unit, 2, h - 20);
@@ -184,7 +220,7 @@ void html_cmp_bars(FILE *f, const struct cmp *c, const struct cmp_row *r)
 			"<text class=\"lab\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
 			lw - 8, cy + 4);
 		/* Long labels are cut; the inputs list has them whole. */
-		if (svg_text_width(lab, FONT) > lw - 10)
+		if (room(lab) + 8 > lw)
 			snprintf(lab, sizeof(lab), "%c", cmp_letter(d));
 		hx_text(f, lab);
 		fputs("</text>", f);
