@@ -114,6 +114,7 @@ static void heat_dir(struct rdoc *d, const char *section,
 	h = rdoc_heat(d, section, title, RU_MBPS, corner, nrows,
 		      (const char *const *)rows, ncols,
 		      (const char *const *)cols);
+	h->scale = xstrdup(suite_dir_names[k]);
 	for (size_t i = 0; i < n; i++) {
 		const struct adapt_cell *c = &cells[i];
 

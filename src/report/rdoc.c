@@ -45,6 +45,7 @@ static void bars_free(struct rbars *b)
 
 static void heat_free(struct rheat *h)
 {
+	free(h->scale);
 	for (size_t r = 0; r < h->nrows; r++) {
 		free(h->rows[r]);
 		if (h->extra)

@@ -123,6 +123,13 @@ struct rheat {
 	struct rcell *cells; /* nrows * ncols */
 	char **notes; /* footnotes, numbered from 1 */
 	size_t nnotes;
+	/*
+	 * Colour scale group: every column (test) is coloured on its own
+	 * range, since tests differ by orders of magnitude; heat maps of one
+	 * document with the same non-NULL group share that range column by
+	 * column (lab: all buses), so a colour means one MB/s across them.
+	 */
+	char *scale;
 };
 
 enum rscale { RSC_LIN, RSC_LOG, RSC_NINES /* percentiles: -log10(1-p) */ };

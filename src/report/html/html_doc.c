@@ -271,7 +271,7 @@ static void charts(FILE *f, const struct rdoc *d, const char *id)
 				break;
 			case RC_HEAT:
 				snprintf(hid, sizeof(hid), "%s-h%zu", id, i);
-				html_heat(f, &c->heat, hid);
+				html_heat(f, d, &c->heat, hid);
 				break;
 			case RC_TABLE:
 				html_table(f, &c->table);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Heat maps as HTML tables (matrix, lab): rows engine x cache, columns
- * tests, each cell coloured by its MB/s on one scale per table; refused
+ * tests, each cell coloured by its MB/s on one scale per test column,
+ * shared by the maps of a document with the same scale group (lab: every
+ * bus), since tests differ by orders of magnitude and buses are what the
+ * reader compares; refused
  * and failed cells hatched with the reason as a footnote; reads served
  * from the page cache flagged. The compare view colours the ratio of each
  * cell to the same cell of A instead.
@@ -45,9 +48,16 @@ static size_t run_of(const struct rheat *h, size_t r)
 	return n;
 }
 
-static void head_row(FILE *f, const struct rheat *h, size_t *nparts)
+/* A column's colour range: from 0, or by order of magnitude (@logs). */
+struct col_scale {
+	double lo, hi;
+	bool logs;
+};
+
+static void head_row(FILE *f, const struct rheat *h, size_t *nparts,
+		     const struct col_scale *cs)
 {
-	char parts[2][64];
+	char parts[2][64], a[32], b[32];
 
 	*nparts = split(h->corner, parts);
 	fputs("<thead><tr>", f);
@@ -59,6 +69,11 @@ static void head_row(FILE *f, const struct rheat *h, size_t *nparts)
 	for (size_t c = 0; c < h->ncols; c++) {
 		fputs("<th>", f);
 		hx_text(f, h->cols[c]);
+		if (cs && isfinite(cs[c].lo))
+			fprintf(f, "<span class=\"rng\">%s\u2013%s%s</span>",
+				rfmt(h->unit, cs[c].lo, a, sizeof(a)),
+				rfmt(h->unit, cs[c].hi, b, sizeof(b)),
+				cs[c].logs ? " log" : "");
 		fputs("</th>", f);
 	}
 	if (h->extra_head) {
@@ -121,55 +136,100 @@ static void notes(FILE *f, const struct rheat *h)
 	fputs("</ol>", f);
 }
 
-static void legend(FILE *f, const char *id, double lo, double hi, bool logs,
-		   enum runit unit)
+static void legend(FILE *f, const char *id, bool shared, enum runit unit)
 {
-	char a[32], b[32], bg[8];
+	char bg[8];
 	const char *fg;
 
 	fprintf(f,
-		"<span class=\"scale\">%s <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"120\" height=\"10\" viewBox=\"0 0 120 10\"><defs><linearGradient id=\"%s-g\">",
-		rfmt_unit(unit, lo, a, sizeof(a)), id);
+		"<span class=\"scale\">low <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"120\" height=\"10\" viewBox=\"0 0 120 10\"><defs><linearGradient id=\"%s-g\">",
+		id);
 	for (int i = 0; i <= 4; i++) {
 		svg_heat_color(i / 4.0, bg, &fg);
 		fprintf(f, "<stop offset=\"%d%%\" stop-color=\"%s\"/>", i * 25,
 			bg);
 	}
 	fprintf(f,
-		"</linearGradient></defs><rect width=\"120\" height=\"10\" fill=\"url(#%s-g)\"/></svg> %s%s</span>",
-		id, rfmt_unit(unit, hi, b, sizeof(b)),
-		logs ? " (log scale)" : "");
+		"</linearGradient></defs><rect width=\"120\" height=\"10\" fill=\"url(#%s-g)\"/></svg> high %s, on each column's range (under its name; log where it spans over a decade)%s</span>",
+		id, runit_label(unit),
+		shared ? ", the same range in every map of this result" : "");
 }
 
-void html_heat(FILE *f, const struct rheat *h, const char *id)
+/* Whether @o shares @h's colour scale (@h itself always does). */
+static bool same_scale(const struct rheat *h, const struct rheat *o)
 {
-	double lo = INFINITY, hi = -INFINITY;
-	bool logs, flags = false;
+	return o == h || (h->scale && o->scale && !strcmp(h->scale, o->scale) &&
+			  o->unit == h->unit);
+}
+
+/* Widen @cs over the cells of @o under the column named @col. */
+static void span_col(struct col_scale *cs, const struct rheat *o,
+		     const char *col)
+{
+	for (size_t c = 0; c < o->ncols; c++) {
+		if (strcmp(o->cols[c], col))
+			continue;
+		for (size_t r = 0; r < o->nrows; r++) {
+			const struct rcell *x = &o->cells[r * o->ncols + c];
+
+			if (!x->status && isfinite(x->v) && x->v > 0) {
+				cs->lo = fmin(cs->lo, x->v);
+				cs->hi = fmax(cs->hi, x->v);
+			}
+		}
+	}
+}
+
+/*
+ * Each column's range over every map sharing the scale. Across more than a
+ * decade, colour by order of magnitude; else from zero, so that 12 against
+ * 15 MB/s does not look like night and day. Returns whether another map
+ * shares it.
+ */
+static bool col_scales(const struct rdoc *d, const struct rheat *h,
+		       struct col_scale *cs)
+{
+	bool shared = false;
+
+	for (size_t c = 0; c < h->ncols; c++) {
+		cs[c].lo = INFINITY;
+		cs[c].hi = -INFINITY;
+		span_col(&cs[c], h, h->cols[c]);
+		for (size_t i = 0; d && i < d->ncharts; i++) {
+			const struct rchart *o = d->charts[i];
+
+			if (o->kind != RC_HEAT || &o->heat == h ||
+			    !same_scale(h, &o->heat))
+				continue;
+			shared = true;
+			span_col(&cs[c], &o->heat, h->cols[c]);
+		}
+		cs[c].logs = isfinite(cs[c].lo) && cs[c].hi / cs[c].lo > 10;
+		if (!cs[c].logs && isfinite(cs[c].lo))
+			cs[c].lo = 0;
+	}
+	return shared;
+}
+
+void html_heat(FILE *f, const struct rdoc *d, const struct rheat *h,
+	       const char *id)
+{
+	struct col_scale *cs = xcalloc(h->ncols ? h->ncols : 1, sizeof(*cs));
+	bool flags = false, any = false, shared;
 	size_t nparts;
 
-	for (size_t i = 0; i < h->nrows * h->ncols; i++) {
-		double v = h->cells[i].v;
-
-		if (!h->cells[i].status && isfinite(v) && v > 0) {
-			lo = fmin(lo, v);
-			hi = fmax(hi, v);
-		}
+	for (size_t i = 0; i < h->nrows * h->ncols; i++)
 		flags |= h->cells[i].flag != NULL;
-	}
-	/*
-	 * Across more than a decade, colour by order of magnitude; else from
-	 * zero, so that 12 against 15 MB/s does not look like night and day.
-	 */
-	logs = isfinite(lo) && hi / lo > 10;
-	if (!logs && isfinite(lo))
-		lo = 0;
+	shared = col_scales(d, h, cs);
+	for (size_t c = 0; c < h->ncols; c++)
+		any |= isfinite(cs[c].lo);
 	fputs("<figure class=\"chart heat\"><figcaption><b>", f);
 	hx_text(f, h->title);
 	fputs("</b> ", f);
-	if (isfinite(lo))
-		legend(f, id, lo, hi, logs, h->unit);
+	if (any)
+		legend(f, id, shared, h->unit);
 	fputs("</figcaption><div class=\"scroll\"><table class=\"heat\">", f);
-	head_row(f, h, &nparts);
+	head_row(f, h, &nparts, cs);
 	fputs("<tbody>", f);
 	for (size_t r = 0; r < h->nrows; r++) {
 		fputs("<tr>", f);
@@ -178,6 +238,7 @@ void html_heat(FILE *f, const struct rheat *h, const char *id)
 			const struct rcell *x = &h->cells[r * h->ncols + c];
 			char bg[8], buf[32];
 			const char *fg;
+			const struct col_scale *k = &cs[c];
 			double t;
 
 			if (x->status) {
@@ -188,9 +249,9 @@ void html_heat(FILE *f, const struct rheat *h, const char *id)
 				fputs("<td class=\"st\">-</td>", f);
 				continue;
 			}
-			t = !isfinite(lo) || hi <= lo ? 1 :
-			    logs ? log(x->v / lo) / log(hi / lo) :
-				   (x->v - lo) / (hi - lo);
+			t = !isfinite(k->lo) || k->hi <= k->lo ? 1 :
+			    k->logs ? log(x->v / k->lo) / log(k->hi / k->lo) :
+				      (x->v - k->lo) / (k->hi - k->lo);
 			svg_heat_color(t, bg, &fg);
 			fprintf(f,
 				"<td class=\"v\" style=\"background:%s;color:%s\">%s",
@@ -215,6 +276,7 @@ void html_heat(FILE *f, const struct rheat *h, const char *id)
 		fputs("<p class=\"fine\"><span class=\"flag\">page cache</span> these reads were served from the host's page cache, not the disk: they measure memory.</p>",
 		      f);
 	fputs("</figure>\n", f);
+	free(cs);
 }
 
 static const struct rcell *cell_by_label(const struct rheat *h, const char *row,
@@ -247,7 +309,7 @@ void html_cmp_heat(FILE *f, const struct cmp *c, size_t doc,
 		c->threshold * 100);
 	fputs("</span></figcaption><div class=\"scroll\"><table class=\"heat\">",
 	      f);
-	head_row(f, a, &nparts);
+	head_row(f, a, &nparts, NULL);
 	fputs("<tbody>", f);
 	for (size_t r = 0; r < a->nrows; r++) {
 		fputs("<tr>", f);

@@ -54,7 +54,9 @@ double svg_text_width(const char *s, double px);
 /* Renderers. */
 void html_bars(FILE *f, const struct rbars *b);
 void html_line(FILE *f, const struct rline *l);
-void html_heat(FILE *f, const struct rheat *h, const char *id);
+/* @d: the document holding @h, whose maps may share its colour scale. */
+void html_heat(FILE *f, const struct rdoc *d, const struct rheat *h,
+	       const char *id);
 void html_table(FILE *f, const struct rtable *t);
 /* Compare view pieces. */
 void html_cmp_bars(FILE *f, const struct cmp *c, const struct cmp_row *r);

@@ -107,6 +107,7 @@ static const char css[] =
 	"table.heat .extra{color:var(--muted);font-size:12px;text-align:left;font-weight:400;padding-left:14px}\n"
 	"ol.notes{font-size:12px;color:var(--muted);margin:6px 0;padding-left:22px}\n"
 	".scale{font-size:11.5px;color:var(--muted);white-space:nowrap;margin-left:10px}\n"
+	"table.heat thead .rng{display:block;font-size:11px;font-weight:400;color:var(--muted)}\n"
 	".scale svg{display:inline-block;vertical-align:middle;border:1px solid #d8dce2}\n"
 	"ul.warnings{list-style:none;background:#fff8e6;border:1px solid #f0d48a;border-radius:6px;padding:6px 12px;margin:10px 0}\n"
 	"ul.warnings li{margin:3px 0;padding-left:20px;position:relative}\n"
