@@ -5,7 +5,8 @@
  * "cells":[{"bus","format","aio","cache","status":"ok|refused|failed",
  * "reason","result":{...a mark document...},"doctor":{...}|null}],
  * "best":{"safe","overall"}. One set of heat maps per bus (and image
- * format, when several).
+ * format, when several), and with several buses a table of them at the
+ * best safe setting, as the text report has.
  */
 #include <math.h>
 #include <stdio.h>
@@ -119,6 +120,101 @@ static void lab_doctor(struct rdoc *d, const struct jr_node *cells)
 	}
 }
 
+/* The cell of @bus at @ref's format, aio and cache, or NULL. */
+static const struct jr_node *cell_at(const struct jr_node *cells,
+				     const char *bus, const struct jr_node *ref)
+{
+	static const char *const keys[] = { "format", "aio", "cache" };
+
+	for (size_t i = 0; i < jr_len(cells); i++) {
+		const struct jr_node *c = jr_at(cells, i);
+		bool same = !strcmp(str_or(c, "bus", "?"), bus);
+
+		for (int k = 0; same && k < 3; k++)
+			same = !strcmp(str_or(c, keys[k], k ? "?" : "raw"),
+				       str_or(ref, keys[k], k ? "?" : "raw"));
+		if (same)
+			return c;
+	}
+	return NULL;
+}
+
+/*
+ * With several buses, the text report's comparison: each bus at the best
+ * safe setting ("best.safe": its format, aio and cache), Read and Write
+ * MB/s per test, as tables. Heat maps show every setting; this answers
+ * "which bus" at the setting one would pick.
+ */
+static void lab_buses(struct rdoc *d, const struct jr_node *cells,
+		      const struct jr_node *ref)
+{
+	static const char *const dirs[] = { "read", "write" };
+	static const char *const dir_names[] = { "Read", "Write" };
+	const char *buses[16], *head[1 + 16];
+	const struct jr_node *tests = NULL;
+	size_t nbus = 0, ntests;
+
+	if (!ref)
+		return;
+	for (size_t i = 0; i < jr_len(cells); i++) {
+		const char *b = str_or(jr_at(cells, i), "bus", "?");
+		size_t k;
+
+		for (k = 0; k < nbus && strcmp(buses[k], b); k++)
+			;
+		if (k == nbus && nbus < 16)
+			buses[nbus++] = b;
+	}
+	for (size_t k = 0; k < nbus && !tests; k++) {
+		const struct jr_node *c = cell_at(cells, buses[k], ref);
+
+		if (c && jr_len(jr_get(c, "result.tests")))
+			tests = jr_get(c, "result.tests");
+	}
+	if (nbus < 2 || !tests)
+		return;
+	ntests = jr_len(tests) < 16 ? jr_len(tests) : 16;
+	head[0] = "bus";
+	for (size_t t = 0; t < ntests; t++)
+		head[1 + t] = str_or(jr_at(tests, t), "name", "?");
+	for (int dir = 0; dir < 2; dir++) {
+		char title[256];
+		struct rtable *tb;
+
+		snprintf(title, sizeof(title),
+			 "Buses compared at aio=%s cache=%s, %s image: %s MB/s",
+			 str_or(ref, "aio", "?"), str_or(ref, "cache", "?"),
+			 str_or(ref, "format", "raw"), dir_names[dir]);
+		tb = rdoc_table(d, "buses", title, 1 + ntests, head);
+		for (size_t k = 0; k < nbus; k++) {
+			const struct jr_node *c = cell_at(cells, buses[k], ref);
+			const struct jr_node *ct = jr_get(c, "result.tests");
+			bool ok = c && !strcmp(str_or(c, "status", "ok"), "ok");
+			char vals[16][32];
+			const char *row[1 + 16];
+
+			row[0] = buses[k];
+			for (size_t t = 0; t < ntests; t++) {
+				const struct jr_node *x = NULL;
+				double v = NAN;
+
+				for (size_t j = 0; ok && j < jr_len(ct); j++)
+					if (!strcmp(str_or(jr_at(ct, j), "name",
+							   ""),
+						    head[1 + t]))
+						x = jr_at(ct, j);
+				if (x && jr_get(x, dirs[dir]))
+					v = adapt_headline(jr_get(x, dirs[dir]),
+							   "mbps");
+				row[1 + t] = isfinite(v) ? rfmt(RU_MBPS, v,
+								vals[t], 32) :
+							   "-";
+			}
+			rtable_row(tb, row);
+		}
+	}
+}
+
 bool adapt_lab(struct rdoc *d, const struct jr_node *root, struct err *err)
 {
 	const struct jr_node *cells = jr_get(root, "cells");
@@ -214,6 +310,7 @@ bool adapt_lab(struct rdoc *d, const struct jr_node *root, struct err *err)
 	free(c);
 	adapt_recommendation(d, jr_get(root, "recommendation"));
 	lab_best(d, jr_get(root, "best"));
+	lab_buses(d, cells, jr_get(root, "best.safe"));
 	lab_doctor(d, cells);
 	return true;
 }
