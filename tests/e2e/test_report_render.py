@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`iolab report` rendered by a real browser (headless Chromium): the page
-draws its charts and heat maps, and prints to PDF on several pages. The
-screenshots stay in the build directory for a person to look at. Skips only
-where Chromium is not installed."""
+draws its charts and heat maps, and prints to PDF on several pages; no
+<text> of an SVG lies past its box (clipped labels), as Chromium's own
+layout measures it; a lab report's buses share each column's colour range.
+The screenshots stay in the build directory for a person to look at. Skips
+only where Chromium is not installed."""
+import html as htmlmod
+import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -33,6 +38,61 @@ def chromium(args, profile):
            "--disable-sync", "--hide-scrollbars",
            "--user-data-dir=" + profile] + args
     return subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+
+
+# Run in the page once laid out: every <text> of every SVG against the
+# SVG's box (client rectangles include transforms; getBBox, in the SVG's
+# own units, against the viewBox where the text is not transformed), and the
+# colour ranges under each heat map's column heads.
+PROBE = r"""<script>
+window.addEventListener('load', function () {
+  var bad = [], n = 0, heats = [];
+  document.querySelectorAll('svg').forEach(function (svg, si) {
+    var vb = svg.viewBox && svg.viewBox.baseVal;
+    var box = svg.getBoundingClientRect();
+    svg.querySelectorAll('text').forEach(function (t) {
+      var b = t.getBBox(), r = t.getBoundingClientRect(), out;
+      n++;
+      out = r.left < box.left - 0.5 || r.right > box.right + 0.5 ||
+            r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5;
+      if (vb && vb.width && !t.closest('[transform]'))
+        out = out || b.x < vb.x - 0.5 || b.y < vb.y - 0.5 ||
+              b.x + b.width > vb.x + vb.width + 0.5 ||
+              b.y + b.height > vb.y + vb.height + 0.5;
+      if (out)
+        bad.push({svg: si, text: t.textContent,
+                  bbox: [b.x, b.y, b.width, b.height].map(Math.round),
+                  box: [box.width, box.height].map(Math.round)});
+    });
+  });
+  document.querySelectorAll('figure.heat').forEach(function (fig) {
+    var cap = fig.querySelector('figcaption b');
+    var cols = {};
+    fig.querySelectorAll('thead th').forEach(function (th) {
+      var rng = th.querySelector('.rng');
+      if (rng)
+        cols[th.firstChild.textContent] = rng.textContent;
+    });
+    heats.push({title: cap ? cap.textContent : '', cols: cols});
+  });
+  var p = document.createElement('pre');
+  p.id = 'iolab-probe';
+  p.textContent = JSON.stringify({texts: n, clipped: bad, heats: heats});
+  document.body.appendChild(p);
+});
+</script>"""
+
+
+def probe(html, profile):
+    """The PROBE's findings on @html, or None if Chromium gave none."""
+    src = open(html, encoding="utf-8").read()
+    path = html + ".probe.html"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(src.replace("</body>", PROBE + "</body>", 1))
+    p = chromium(["--window-size=1280,7000", "--virtual-time-budget=5000",
+                  "--dump-dom", "file://" + os.path.abspath(path)], profile)
+    m = re.search(r'<pre id="iolab-probe">(.*?)</pre>', p.stdout, re.S)
+    return json.loads(htmlmod.unescape(m.group(1))) if m else None
 
 
 def png_pixels(path):
@@ -120,7 +180,20 @@ try:
                    "calibrate-virtio.json", "doctor-ide.json",
                    "doctor-virtio.json"],
         "matrix": ["matrix.json", "lab.json"],
+        "lab": ["lab.json"],
+        "compare-lab": ["lab.json", "lab-tcg.json"],
+        "compare-matrix": ["matrix.json", "matrix-vda.json"],
     }
+    # The probe can fail: a label drawn past its SVG's edge is caught.
+    with open(os.path.join(OUT, "clipped.html"), "w") as f:
+        f.write('<!DOCTYPE html><html><body><svg xmlns="http://www.w3.org/'
+                '2000/svg" viewBox="0 0 100 40" width="100" height="40">'
+                '<text x="90" y="20">qd32-threads</text>'
+                '<text x="4" y="20">in</text></svg></body></html>')
+    r = probe(os.path.join(OUT, "clipped.html"), profile)
+    ok(r is not None and r["texts"] == 2 and len(r["clipped"]) == 1 and
+       r["clipped"][0]["text"] == "qd32-threads",
+       "the clip probe finds a label past its SVG's edge (%s)" % r)
     for page, inputs in pages.items():
         html = os.path.join(OUT, page + ".html")
         run(["report"] + [os.path.join(G, n) for n in inputs] +
@@ -137,6 +210,28 @@ try:
         ok(p.returncode == 0 and os.path.exists(png),
            page + ": Chromium took a screenshot" +
            ("" if p.returncode == 0 else " (%s)" % p.stderr.strip()[-300:]))
+        r = probe(html, profile)
+        # Pages of heat maps alone have none (they are tables).
+        if ok(r is not None and (r["texts"] > 0 or
+                                 page not in ("all", "run", "story1")),
+              page + ": Chromium laid out %s SVG texts" %
+              (r["texts"] if r else "no")):
+            ok(not r["clipped"], page + ": no text past its SVG's box%s" %
+               "".join("\n  %r at %s in %s" % (c["text"], c["bbox"],
+                                                c["box"])
+                       for c in r["clipped"][:20]))
+            # Lab: each direction's maps (one per bus) share every
+            # column's range, and columns differ (tests are not alike).
+            for d in ("Read", "Write"):
+                maps = [h for h in r["heats"]
+                        if re.match(r"(virtio-blk|ide): %s," % d, h["title"])]
+                if page == "lab":
+                    ok(len(maps) == 2 and maps[0]["cols"] and
+                       maps[0]["cols"] == maps[1]["cols"] and
+                       len(set(maps[0]["cols"].values())) > 1,
+                       "lab: both buses' %s maps share each column's "
+                       "colour range, one per test (%s)" %
+                       (d, [m["cols"] for m in maps]))
         p = chromium(["--screenshot=" + small, "--window-size=1280,7000",
                       "--force-device-scale-factor=0.5",
                       "file://" + os.path.abspath(html)], profile)
