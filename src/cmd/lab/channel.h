@@ -7,11 +7,16 @@
  *
  *	IOLAB-HELLO <protocol> <iolab version>     init started
  *	IOLAB-LOG <text>                           a note for the report
+ *	IOLAB-START <k>                            now on disk k (0, 1 ...)
  *	IOLAB-DISK <name> <bytes>                  the test disk found
  *	IOLAB-PROGRESS <done> <total> <label>      suite progress
  *	IOLAB-DATA <kind> <exit code> <length>     then the bytes
  *	IOLAB-FAIL <text>                          the guest gives up
  *	IOLAB-END                                  all sent; powering off
+ *
+ * A guest with several disks (cells sharing one guest) sends START
+ * before each: what follows, up to the next START or END, is that
+ * disk's cell. FAIL after a START gives up that disk only.
  *
  * Anything else on the line (there should be nothing) is ignored.
  */
@@ -21,12 +26,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define CHAN_PROTOCOL 1
+#define CHAN_PROTOCOL 2
 #define CHAN_MAX_DATA (64u << 20)
 
 enum chan_type {
 	CHAN_HELLO,
 	CHAN_LOG,
+	CHAN_START,
 	CHAN_DISK,
 	CHAN_PROGRESS,
 	CHAN_DATA,
@@ -41,7 +47,8 @@ struct chan_event {
 	char kind[16]; /* DATA: "suite", "doctor" */
 	int code; /* DATA: the exit code of what produced it */
 	unsigned long long n1, n2; /* PROGRESS: done, total; DISK: bytes;
-				      HELLO: protocol */
+				      HELLO: protocol;
+				      START: the disk's number */
 	char *data; /* DATA: the bytes, NUL-terminated; caller frees */
 	size_t len;
 };
