@@ -72,8 +72,8 @@ static bool parse_line(struct chan_parser *p, char *line, struct chan_event *ev)
 		case CHAN_START:
 			return sscanf(rest, "%llu", &ev->n1) == 1;
 		case CHAN_DISK:
-			return sscanf(rest, "%500s %llu", ev->text, &ev->n1) ==
-			       2;
+			return sscanf(rest, "%500s %llu %31s", ev->text,
+				      &ev->n1, ev->serial) >= 2;
 		case CHAN_PROGRESS: {
 			int off = 0;
 

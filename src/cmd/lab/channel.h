@@ -8,7 +8,8 @@
  *	IOLAB-HELLO <protocol> <iolab version>     init started
  *	IOLAB-LOG <text>                           a note for the report
  *	IOLAB-START <k>                            now on disk k (0, 1 ...)
- *	IOLAB-DISK <name> <bytes>                  the test disk found
+ *	IOLAB-DISK <name> <bytes> <serial>         the test disk found, by
+ *	                                           its serial ("-": by size)
  *	IOLAB-PROGRESS <done> <total> <label>      suite progress
  *	IOLAB-DATA <kind> <exit code> <length>     then the bytes
  *	IOLAB-FAIL <text>                          the guest gives up
@@ -45,6 +46,7 @@ struct chan_event {
 	char text[512]; /* HELLO: version; LOG, FAIL: text; PROGRESS: label;
 			   DISK: device name */
 	char kind[16]; /* DATA: "suite", "doctor" */
+	char serial[32]; /* DISK: the serial it was found by, "-" none */
 	int code; /* DATA: the exit code of what produced it */
 	unsigned long long n1, n2; /* PROGRESS: done, total; DISK: bytes;
 				      HELLO: protocol;

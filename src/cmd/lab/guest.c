@@ -57,6 +57,7 @@ struct guest {
 	unsigned int ndisks; /* iolab.disks=N: cells sharing this guest */
 	unsigned int disk_no; /* the one being measured */
 	char dev[64]; /* its node: /dev/vda */
+	char serial[32]; /* what it was found by; "-": by its size */
 };
 
 bool lab_guest_is_init(int argc, char **argv)
@@ -357,6 +358,8 @@ static bool find_disk_once(struct guest *g)
 			if (!strcmp(got, want)) {
 				snprintf(g->dev, sizeof(g->dev), "/dev/%s",
 					 d->d_name);
+				snprintf(g->serial, sizeof(g->serial), "%s",
+					 want);
 				found = true;
 			}
 			continue;
@@ -367,6 +370,7 @@ static bool find_disk_once(struct guest *g)
 	closedir(dir);
 	if (!found && g->ndisks == 1 && nsize == 1) {
 		snprintf(g->dev, sizeof(g->dev), "/dev/%s", by_size);
+		snprintf(g->serial, sizeof(g->serial), "-");
 		found = true;
 	}
 	return found;
@@ -394,8 +398,8 @@ static bool find_disk(struct guest *g)
 			return disk_fail(g, "%s did not appear", g->dev);
 		usleep(20000);
 	}
-	chan_send(g->chan, "DISK %s %llu", g->dev + 5,
-		  (unsigned long long)g->disk_bytes);
+	chan_send(g->chan, "DISK %s %llu %s", g->dev + 5,
+		  (unsigned long long)g->disk_bytes, g->serial);
 	return true;
 }
 

@@ -391,8 +391,9 @@ static void classify(struct lab_cell *c, const struct vm_outcome *v,
 {
 	const struct vm_part *pt = &v->parts[k];
 	struct err err = { 0 };
-	char a[32];
+	char a[32], want[32];
 
+	snprintf(want, sizeof(want), "%s-%u", LAB_DISK_SERIAL, k);
 	c->boot_s = v->boot_s;
 	c->guest_cells = v->nparts;
 	if (v->nparts > 1 && pt->started) {
@@ -412,6 +413,7 @@ static void classify(struct lab_cell *c, const struct vm_outcome *v,
 		c->guest_log = t;
 	}
 	snprintf(c->disk, sizeof(c->disk), "%s", pt->disk);
+	snprintf(c->disk_serial, sizeof(c->disk_serial), "%s", pt->serial);
 	if (v->end == VM_EXITED && !v->booted && v->exit_status != 0 &&
 	    v->qemu_stderr[0]) {
 		c->status = LAB_REFUSED;
@@ -423,6 +425,11 @@ static void classify(struct lab_cell *c, const struct vm_outcome *v,
 		c->qemu_stderr = trim_dup(v->qemu_stderr);
 	if (pt->fail[0])
 		c->reason = xasprintf("the guest gave up: %s", pt->fail);
+	else if (pt->suite && v->nparts > 1 && strcmp(pt->serial, want))
+		/* A guest's own word, checked: the figures must be this disk's. */
+		c->reason = xasprintf(
+			"the guest measured the disk with serial '%s', not this cell's %s",
+			pt->serial, want);
 	else if (v->fail[0])
 		c->reason = xasprintf("the guest gave up: %s", v->fail);
 	else if (pt->suite)

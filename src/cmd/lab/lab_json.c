@@ -188,6 +188,8 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 		json_object_set_new(o, "accel",
 				    json_string(lab_accel_names[c->accel]));
 		json_object_set_new(o, "guest_disk", jstr_or_null(c->disk));
+		json_object_set_new(o, "guest_disk_serial",
+				    jstr_or_null(c->disk_serial));
 		/* The QEMU it ran in (0: none did) and how many cells it
 		 * carried; boot_s is that guest's, elapsed_s runs from its
 		 * start to this cell's end, cell_s is this cell's own part. */

@@ -55,6 +55,7 @@ struct lab_cell {
 	char *result; /* the suite's JSON text, or NULL */
 	char *doctor; /* doctor's JSON text, or NULL */
 	char disk[32]; /* the guest's name for the disk: "vda" */
+	char disk_serial[32]; /* the serial it found it by; "-": by size */
 	unsigned int guest; /* the QEMU it ran in: 1, 2 ... (0: none ran) */
 	unsigned int guest_cells; /* cells that QEMU carried, this one too */
 	/* boot_s: its guest's boot; elapsed_s: its QEMU's start to the end

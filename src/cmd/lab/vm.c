@@ -111,8 +111,11 @@ static void handle_event(struct vm_state *s, struct chan_event *ev)
 		pt->start_s = now_s;
 		break;
 	case CHAN_DISK:
-		if (pt)
+		if (pt) {
 			snprintf(pt->disk, sizeof(pt->disk), "%s", ev->text);
+			snprintf(pt->serial, sizeof(pt->serial), "%s",
+				 ev->serial);
+		}
 		break;
 	case CHAN_FAIL:
 		if (pt)

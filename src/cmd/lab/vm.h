@@ -35,6 +35,7 @@ struct vm_part {
 	bool started; /* START seen (always, for a guest of one disk) */
 	double start_s, end_s; /* from QEMU's start: START to the next */
 	char disk[32]; /* the guest's name for the test disk */
+	char serial[32]; /* the serial it found it by; "-": by size */
 	char fail[512]; /* the guest's FAIL message about it, if any */
 	char *log; /* LOG messages after its START, one per line */
 	char *suite; /* DATA "suite", or NULL */
