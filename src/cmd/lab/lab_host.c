@@ -87,9 +87,10 @@ struct lab_ctx {
 	bool kvm_confirmed;
 	unsigned int max_share; /* disks the room left allows in one guest */
 	unsigned int nguests; /* QEMUs started so far */
-	/* For the estimate: measured time of ok cells. */
-	double ok_s;
-	unsigned int nok;
+	/* For the estimate: measured work of ok cells (without a boot),
+	 * boots of guests, and how many guests are planned to boot. */
+	double ok_s, boot_sum;
+	unsigned int nok, nboot, boots_planned;
 	/* Progress of the current cell. */
 	struct lab_group *group; /* the group running, for START */
 	unsigned int group_no; /* cell_no of its first cell */
@@ -318,18 +319,25 @@ static void remove_initrd(struct lab_ctx *x)
 	x->initrd[0] = '\0';
 }
 
-/* Time a cell should take, for the estimate and the watchdog. */
-static uint64_t cell_estimate_ns(const struct lab_ctx *x, bool refused)
+/*
+ * Time left, for the estimate: a boot per guest still to start, a cell's
+ * work (fill and suite) per cell, half a second per refusal; measured
+ * times once there are some.
+ */
+static uint64_t time_left_ns(const struct lab_ctx *x, size_t boots,
+			     size_t cells, size_t refused)
 {
 	const struct lab_opts *o = x->o;
+	uint64_t boot = x->accel == ACCEL_KVM ? EST_BOOT_KVM_NS :
+						EST_BOOT_TCG_NS;
+	uint64_t work = o->disk_bytes * NS / EST_FILL_BPS +
+			lab_suite_estimate_ns(&o->suite);
 
-	if (refused)
-		return NS / 2;
+	if (x->nboot)
+		boot = (uint64_t)(x->boot_sum / x->nboot * 1e9);
 	if (x->nok)
-		return (uint64_t)(x->ok_s / x->nok * 1e9);
-	return (x->accel == ACCEL_KVM ? EST_BOOT_KVM_NS : EST_BOOT_TCG_NS) +
-	       o->disk_bytes * NS / EST_FILL_BPS +
-	       lab_suite_estimate_ns(&o->suite);
+		work = (uint64_t)(x->ok_s / x->nok * 1e9);
+	return boots * boot + cells * work + refused * (NS / 2);
 }
 
 static void on_event(const struct chan_event *ev, void *ctx)
@@ -601,18 +609,14 @@ static bool run_group(struct lab_ctx *x, struct lab_group *g,
 
 static void print_start(struct lab_ctx *x, size_t ncells, unsigned int nrefuse)
 {
-	uint64_t total = 0;
+	uint64_t total =
+		time_left_ns(x, x->boots_planned, ncells - nrefuse, nrefuse);
 	char a[32];
 
-	for (size_t i = 0; i < ncells; i++) {
-		const struct lab_cell *c = &x->r->cells[i];
-
-		total += cell_estimate_ns(x, job_qemu_refuses(c->aio, c->cache,
-							      NULL));
-	}
 	fprintf(stderr,
-		"iolab lab: %zu cell%s (%u of them QEMU should refuse), about %s under %s\n",
-		ncells, ncells == 1 ? "" : "s", nrefuse,
+		"iolab lab: %zu cell%s (%u of them QEMU should refuse) in %u guest%s, about %s under %s\n",
+		ncells, ncells == 1 ? "" : "s", nrefuse, x->boots_planned,
+		x->boots_planned == 1 ? "" : "s",
 		lab_fmt_secs((double)total / 1e9, a, sizeof(a)),
 		x->accel == ACCEL_KVM ? "KVM" : "TCG");
 }
@@ -623,8 +627,10 @@ static void print_done(struct lab_ctx *x, const struct lab_cell *c,
 	uint64_t eta = 0;
 	char a[32];
 
-	eta = (left - left_refused) * cell_estimate_ns(x, false) +
-	      left_refused * cell_estimate_ns(x, true);
+	eta = time_left_ns(
+		x,
+		x->boots_planned > x->nboot ? x->boots_planned - x->nboot : 0,
+		left - left_refused, left_refused);
 	if (x->o->progress)
 		fprintf(stderr, "\r\033[K");
 	if (x->o->quiet)
@@ -757,6 +763,10 @@ static void group_done(struct lab_ctx *x, struct lab_group *g, bool *ran,
 
 	x->nguests++;
 	r->nguests = x->nguests;
+	if (g->n && g->cells[0]->boot_s > 0) {
+		x->boot_sum += g->cells[0]->boot_s;
+		x->nboot++;
+	}
 	for (unsigned int k = 0; k < g->n; k++) {
 		struct lab_cell *c = g->cells[k];
 
@@ -765,7 +775,8 @@ static void group_done(struct lab_ctx *x, struct lab_group *g, bool *ran,
 		(*done)++;
 		*done_refused += job_qemu_refuses(c->aio, c->cache, NULL);
 		if (c->status == LAB_OK) {
-			x->ok_s += c->cell_s;
+			x->ok_s += g->n > 1 ? c->cell_s :
+					      c->elapsed_s - c->boot_s;
 			x->nok++;
 		}
 		x->cell_no = x->group_no + k;
@@ -879,6 +890,18 @@ bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 	x.ncells = (unsigned int)total;
 	r->guest_per_cell = o->guest_per_cell;
 	x.max_share = room_for(&x);
+	/* The guests that will boot: the groups of the cells not refused. */
+	for (size_t i = 0; i < total;) {
+		struct lab_group g = { .n = 0 };
+
+		i = next_group(&x, ran, i, &g);
+		for (unsigned int k = 0; k < g.n; k++)
+			ran[g.cells[k] - r->cells] = true;
+		x.boots_planned += g.n &&
+				   !job_qemu_refuses(g.cells[0]->aio,
+						     g.cells[0]->cache, NULL);
+	}
+	memset(ran, 0, total * sizeof(bool));
 	print_start(&x, total, nrefuse);
 	for (size_t i = 0; ok && i < total;) {
 		struct lab_group g = { .n = 0 };
