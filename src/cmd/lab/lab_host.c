@@ -68,6 +68,9 @@ void lab_opts_defaults(struct lab_opts *o)
 struct lab_group {
 	struct lab_cell *cells[LAB_MAX_DISKS];
 	struct lab_image images[LAB_MAX_DISKS];
+	/* Reported as its disk's part ended, before the guest did. */
+	bool early[LAB_MAX_DISKS];
+	enum lab_status early_status[LAB_MAX_DISKS];
 	unsigned int n;
 };
 
@@ -93,6 +96,11 @@ struct lab_ctx {
 	unsigned int nok, nboot, boots_planned;
 	/* Progress of the current cell. */
 	struct lab_group *group; /* the group running, for START */
+	struct vm_outcome *cur_v; /* what its guest has sent so far */
+	int cur_part; /* the disk it is on; -1 before the first START */
+	uint64_t part_t0; /* when it turned to that disk */
+	size_t done, done_refused; /* cells reported */
+	unsigned int nrefuse; /* cells QEMU should refuse */
 	unsigned int group_no; /* cell_no of its first cell */
 	unsigned int cell_no, ncells;
 	char cell_label[96];
@@ -340,6 +348,58 @@ static uint64_t time_left_ns(const struct lab_ctx *x, size_t boots,
 	return boots * boot + cells * work + refused * (NS / 2);
 }
 
+static void print_done(struct lab_ctx *x, const struct lab_cell *c,
+		       size_t left_refused, size_t left);
+
+/*
+ * A shared guest's disk is done when the guest turns to the next one (or
+ * ends): report its cell now, not when the whole guest has ended. What
+ * decides the cell (its result, its serial, a FAIL) has arrived; the
+ * final classification after the guest ends only adds QEMU's stderr.
+ */
+static void part_ended(struct lab_ctx *x, const struct chan_event *ev)
+{
+	struct lab_group *g = x->group;
+	const struct vm_part *pt;
+	struct lab_cell t;
+	char want[32];
+	int k = x->cur_part;
+	uint64_t now = clock_ns();
+	double part_s = (double)(now - x->part_t0) / 1e9;
+
+	if (ev->type == CHAN_START && (int)ev->n1 > k) {
+		x->cur_part = (int)ev->n1;
+		x->part_t0 = now;
+	}
+	if (!g || !x->cur_v || g->n < 2 || k < 0 || (unsigned int)k >= g->n ||
+	    g->early[k] || (ev->type == CHAN_START && (int)ev->n1 <= k))
+		return;
+	pt = &x->cur_v->parts[k];
+	t = *g->cells[k];
+	snprintf(want, sizeof(want), "%s-%d", LAB_DISK_SERIAL, k);
+	t.status = pt->suite && !pt->suite_code && !strcmp(pt->serial, want) ?
+			   LAB_OK :
+			   LAB_FAILED;
+	t.reason = t.status == LAB_OK ? NULL :
+		   pt->fail[0]	      ? (char *)pt->fail :
+		   pt->suite	      ? (char *)"see the report" :
+					(char *)"no result";
+	t.boot_s = x->cur_v->boot_s;
+	t.cell_s = part_s;
+	t.guest = x->nguests + 1;
+	t.guest_cells = g->n;
+	g->early[k] = true;
+	g->early_status[k] = t.status;
+	x->done++;
+	if (t.status == LAB_OK) {
+		x->ok_s += t.cell_s;
+		x->nok++;
+	}
+	x->cell_no = x->group_no + (unsigned int)k;
+	lab_cell_words(&t, true, x->cell_label, sizeof(x->cell_label));
+	print_done(x, &t, x->nrefuse - x->done_refused, x->ncells - x->done);
+}
+
 static void on_event(const struct chan_event *ev, void *ctx)
 {
 	struct lab_ctx *x = ctx;
@@ -347,18 +407,20 @@ static void on_event(const struct chan_event *ev, void *ctx)
 	struct winsize ws;
 	int n;
 
-	if (!x->o->progress)
-		return;
-	if (!ev)
-		; /* a tick: the same state, a new time */
-	else if (ev->type == CHAN_START && x->group && ev->n1 < x->group->n) {
+	if (ev && (ev->type == CHAN_START || ev->type == CHAN_END))
+		part_ended(x, ev);
+	if (ev && ev->type == CHAN_START && x->group && ev->n1 < x->group->n) {
 		x->cell_no = x->group_no + (unsigned int)ev->n1;
 		lab_cell_words(x->group->cells[ev->n1], true, x->cell_label,
 			       sizeof(x->cell_label));
 		x->cell_t0 = clock_ns();
 		snprintf(x->state, sizeof(x->state), "its disk next");
-	} else if (ev->type == CHAN_PROGRESS &&
-		   !strncmp(ev->text, "filling", 7))
+	}
+	if (!x->o->progress)
+		return;
+	if (!ev || ev->type == CHAN_START)
+		; /* a tick: the same state, a new time */
+	else if (ev->type == CHAN_PROGRESS && !strncmp(ev->text, "filling", 7))
 		snprintf(x->state, sizeof(x->state), "%s (%llu of %llu MiB)",
 			 ev->text, ev->n1, ev->n2);
 	else if (ev->type == CHAN_PROGRESS && !ev->n2)
@@ -529,11 +591,16 @@ static void run_once(struct lab_ctx *x, struct lab_group *g,
 		};
 		image_drop_cache(&g->images[k]);
 	}
+	x->cur_v = v;
+	x->cur_part = -1;
+	for (unsigned int k = 0; k < g->n; k++)
+		g->early[k] = false;
 	if (!vm_run(&q, &l, on_event, x, v, err)) {
 		/* QEMU could not even be executed: a cell cannot fix that. */
 		memset(v, 0, sizeof(*v));
 		v->end = VM_INTERRUPTED;
 	}
+	x->cur_v = NULL;
 	free(append);
 }
 
@@ -625,11 +692,12 @@ static void print_done(struct lab_ctx *x, const struct lab_cell *c,
 		       size_t left_refused, size_t left)
 {
 	uint64_t eta = 0;
+	/* The guest running, if it has booted, has no boot left. */
+	unsigned int booted = x->nboot + (x->cur_v && x->cur_v->booted ? 1 : 0);
 	char a[32];
 
 	eta = time_left_ns(
-		x,
-		x->boots_planned > x->nboot ? x->boots_planned - x->nboot : 0,
+		x, x->boots_planned > booted ? x->boots_planned - booted : 0,
 		left - left_refused, left_refused);
 	if (x->o->progress)
 		fprintf(stderr, "\r\033[K");
@@ -756,8 +824,7 @@ static void images_remove(struct lab_group *g, unsigned int n)
 		image_remove(&g->images[k]);
 }
 
-static void group_done(struct lab_ctx *x, struct lab_group *g, bool *ran,
-		       size_t *done, size_t *done_refused, unsigned int nrefuse)
+static void group_done(struct lab_ctx *x, struct lab_group *g, bool *ran)
 {
 	struct lab_report *r = x->r;
 
@@ -772,8 +839,12 @@ static void group_done(struct lab_ctx *x, struct lab_group *g, bool *ran,
 
 		c->guest = x->nguests;
 		ran[c - r->cells] = true;
-		(*done)++;
-		*done_refused += job_qemu_refuses(c->aio, c->cache, NULL);
+		if (g->early[k] && g->early_status[k] == c->status)
+			continue; /* reported as it ended */
+		if (g->early[k]) /* said otherwise as it ended: correct */
+			x->done--;
+		x->done++;
+		x->done_refused += job_qemu_refuses(c->aio, c->cache, NULL);
 		if (c->status == LAB_OK) {
 			x->ok_s += g->n > 1 ? c->cell_s :
 					      c->elapsed_s - c->boot_s;
@@ -781,7 +852,8 @@ static void group_done(struct lab_ctx *x, struct lab_group *g, bool *ran,
 		}
 		x->cell_no = x->group_no + k;
 		lab_cell_words(c, true, x->cell_label, sizeof(x->cell_label));
-		print_done(x, c, nrefuse - *done_refused, r->ncells - *done);
+		print_done(x, c, x->nrefuse - x->done_refused,
+			   r->ncells - x->done);
 	}
 }
 
@@ -792,7 +864,6 @@ static void group_done(struct lab_ctx *x, struct lab_group *g, bool *ran,
  * gets QEMU's verdict on itself.
  */
 static bool run_images(struct lab_ctx *x, struct lab_group *g, bool *ran,
-		       size_t *done, size_t *done_refused, unsigned int nrefuse,
 		       struct err *err)
 {
 	const struct lab_opts *o = x->o;
@@ -810,7 +881,7 @@ static bool run_images(struct lab_ctx *x, struct lab_group *g, bool *ran,
 		}
 	}
 	x->group = g;
-	x->group_no = (unsigned int)(*done + 1);
+	x->group_no = (unsigned int)(x->done + 1);
 	x->cell_no = x->group_no;
 	lab_cell_words(g->cells[0], true, x->cell_label, sizeof(x->cell_label));
 	x->cell_t0 = clock_ns();
@@ -828,15 +899,14 @@ static bool run_images(struct lab_ctx *x, struct lab_group *g, bool *ran,
 			struct lab_group one = { .cells = { g->cells[k] },
 						 .n = 1 };
 
-			ok = run_images(x, &one, ran, done, done_refused,
-					nrefuse, err);
+			ok = run_images(x, &one, ran, err);
 		}
 		return ok;
 	}
 	for (unsigned int k = 0; k < g->n; k++)
 		classify(g->cells[k], &v, k, o);
 	vm_outcome_free(&v);
-	group_done(x, g, ran, done, done_refused, nrefuse);
+	group_done(x, g, ran);
 	return true;
 }
 
@@ -847,8 +917,7 @@ bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 	};
 	uint64_t t0 = clock_ns();
 	bool *ran, ok = true;
-	unsigned int nrefuse = 0;
-	size_t total, done = 0, done_refused = 0, keep = 0;
+	size_t total, keep = 0;
 
 	if (!find_qemu(&x, err) || !check_qemu_img(&x, err))
 		return false;
@@ -885,8 +954,8 @@ bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 	total = r->ncells;
 	ran = xcalloc(total, sizeof(bool));
 	for (size_t i = 0; i < total; i++)
-		nrefuse += job_qemu_refuses(r->cells[i].aio, r->cells[i].cache,
-					    NULL);
+		x.nrefuse += job_qemu_refuses(r->cells[i].aio,
+					      r->cells[i].cache, NULL);
 	x.ncells = (unsigned int)total;
 	r->guest_per_cell = o->guest_per_cell;
 	x.max_share = room_for(&x);
@@ -902,7 +971,7 @@ bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 						     g.cells[0]->cache, NULL);
 	}
 	memset(ran, 0, total * sizeof(bool));
-	print_start(&x, total, nrefuse);
+	print_start(&x, total, x.nrefuse);
 	for (size_t i = 0; ok && i < total;) {
 		struct lab_group g = { .n = 0 };
 
@@ -913,8 +982,7 @@ bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 		i = next_group(&x, ran, i, &g);
 		if (!g.n)
 			continue;
-		ok = run_images(&x, &g, ran, &done, &done_refused, nrefuse,
-				err);
+		ok = run_images(&x, &g, ran, err);
 	}
 	remove_initrd(&x);
 	if (o->progress)
