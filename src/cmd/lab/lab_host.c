@@ -5,7 +5,7 @@
  * lab that cannot run says so in one line before booting anything; then
  * the cells, a QEMU per group of cells sharing a bus and a format (each
  * with an image of its own), group by group so that only one group's
- * images exist at a time. A cell QEMU is expected to refuse (aio=native
+ * images exist at a time. A cell that QEMU should refuse (aio=native
  * on a buffered cache) gets a QEMU of its own, which refuses at once.
  */
 #include <errno.h>
