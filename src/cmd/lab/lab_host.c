@@ -390,6 +390,7 @@ static void part_ended(struct lab_ctx *x, const struct chan_event *ev)
 	t.guest_cells = g->n;
 	g->early[k] = true;
 	g->early_status[k] = t.status;
+	image_discard(&g->images[k]);
 	x->done++;
 	if (t.status == LAB_OK) {
 		x->ok_s += t.cell_s;
