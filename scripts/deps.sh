@@ -8,16 +8,19 @@
 #                            report's rendering test, Prometheus and
 #                            node_exporter for the probe's tests, virsh
 #                            and virt-xml-validate for advise's
-#                            corrected libvirt XML)
+#                            corrected libvirt XML, dpkg-dev, debhelper
+#                            and lintian for the package test, zsh for
+#                            the completion test)
 set -eu
 
 PKGS="build-essential meson ninja-build pkg-config python3
 liburing-dev libaio-dev libjansson-dev libxml2-dev libcmocka-dev
-libmicrohttpd-dev"
+libmicrohttpd-dev libvirt-dev"
 TEST_PKGS="fio util-linux e2fsprogs strace udev kmod
 qemu-system-x86 qemu-utils linux-image-amd64 cpio time
 chromium fonts-dejavu-core libxml2-utils sysstat
-prometheus prometheus-node-exporter libvirt-clients"
+prometheus prometheus-node-exporter libvirt-clients
+dpkg-dev debhelper lintian bash-completion zsh man-db"
 
 case "${1:-}" in
 --test) PKGS="$PKGS $TEST_PKGS" ;;

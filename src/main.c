@@ -64,13 +64,15 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	/* "iolab help run" is "iolab run --help", as git's help is. */
+	/* "iolab help run": its man page at a terminal, as git's help is;
+	 * else "iolab run --help". */
 	if (!strcmp(name, "help") && argc > 2) {
 		for (const struct command *c = commands; c->name; c++)
 			if (!strcmp(argv[2], c->name)) {
 				char *hargv[] = { argv[2], (char *)"--help",
 						  NULL };
 
+				cmd_help_man(c->name);
 				return c->fn(2, hargv);
 			}
 		fprintf(stderr,

@@ -19,4 +19,12 @@ int cmd_lab(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 
+#include <stdbool.h>
+/*
+ * "iolab help COMMAND": replace the process with man iolab-COMMAND when
+ * stdout is a terminal and the page is installed; false (and nothing
+ * done) otherwise.
+ */
+bool cmd_help_man(const char *command);
+
 #endif

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "opts.h"
 #include "opts_alias.h"
@@ -168,10 +169,38 @@ static const struct opt *find_short(const struct opt_cmd *cmd, char key,
 	return NULL;
 }
 
+/*
+ * A unit word standing alone: "--runtime 10 sec" means 10 seconds to the
+ * user, but the shell split it and "sec" would become the test file.
+ */
+static bool is_unit_word(const char *a)
+{
+	static const char *const units[] = {
+		"s",  "sec",  "secs",  "second", "seconds", "ms",     "msec",
+		"us", "usec", "ns",    "min",	 "mins",    "minute", "minutes",
+		"h",  "hour", "hours", "b",	 "k",	    "kb",     "kib",
+		"m",  "mb",   "mib",   "g",	 "gb",	    "gib",    "t",
+		"tb", "tib",  "iops",  "%",
+	};
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcasecmp(a, units[i]))
+			return true;
+	return false;
+}
+
+static bool ends_in_digit(const char *v)
+{
+	size_t n = strlen(v);
+
+	return n && v[n - 1] >= '0' && v[n - 1] <= '9';
+}
+
 int opts_parse(const struct opt_cmd *cmd, int argc, char **argv, void *out,
 	       struct opt_state *st, struct err *err)
 {
 	bool only_operands = false;
+	int value_at = 0; /* argv index of the last option's separate value */
 
 	memset(st, 0, sizeof(*st));
 	st->positional = xcalloc((size_t)argc + 1, sizeof(char *));
@@ -183,6 +212,15 @@ int opts_parse(const struct opt_cmd *cmd, int argc, char **argv, void *out,
 		int idx = 0;
 
 		if (only_operands || a[0] != '-' || !a[1]) {
+			if (!only_operands && value_at && i == value_at + 1 &&
+			    ends_in_digit(argv[value_at]) && is_unit_word(a)) {
+				err_set(err, EXIT_USAGE, 0,
+					"'%s' after '%s %s' reads as a unit, not an operand; write '%s %s%s' (or './%s' for a file of that name)",
+					a, argv[value_at - 1], argv[value_at],
+					argv[value_at - 1], argv[value_at], a,
+					a);
+				return OPTS_ERROR;
+			}
 			if (st->npositional >= cmd->max_positional) {
 				err_set(err, EXIT_USAGE, 0,
 					cmd->max_positional ?
@@ -264,6 +302,7 @@ int opts_parse(const struct opt_cmd *cmd, int argc, char **argv, void *out,
 				return OPTS_ERROR;
 			}
 			val = argv[++i];
+			value_at = i;
 		}
 		if (alias && val && !opt_alias_value(alias, val)) {
 			err_set(err, EXIT_USAGE, 0,

@@ -14,6 +14,10 @@ static const char *const ioengines[] = { "io_uring", "io_uring", "libaio",
 /* fio's direct=1 is O_DIRECT (cache=none), direct=0 the page cache
  * (cache=writeback, whose flushes fio sends only when told to). */
 static const char *const direct[] = { "1", "none", "0", "writeback", NULL };
+/* "--json-format fio": fio's JSON layout, which --output-format names as
+ * fio does (json, json+). */
+static const char *const json_format[] = { "fio", "json", "fio+", "json+",
+					   NULL };
 
 const struct opt_alias opt_aliases[] = {
 	{ "iodepth", "qd", NULL },
@@ -23,6 +27,7 @@ const struct opt_alias opt_aliases[] = {
 	{ "blocksize", "bs", NULL },
 	{ "ioengine", "engine", ioengines },
 	{ "direct", "cache", direct },
+	{ "json-format", "output-format", json_format },
 	/* One command's name for what another calls otherwise. */
 	{ "runtime", "time", NULL },
 	{ "time", "runtime", NULL },

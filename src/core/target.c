@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "blkinfo.h"
+#include "owned.h"
 #include "target.h"
 #include "../util/err.h"
 #include "../util/fsread.h"
@@ -339,7 +340,12 @@ static bool create_file(struct target *t, const struct target_req *r,
 	t->region_off = r->offset;
 	t->region_len = len;
 	t->writable = true;
-	return fill_file(t, total, r->fill, r->progress, err);
+	if (!fill_file(t, total, r->fill, r->progress, err))
+		return false;
+	/* Marked only once whole: a half-filled file is no one's to reuse. */
+	if (!fstat(fd, &st))
+		owned_mark(fd, &st, r->keep);
+	return true;
 }
 
 /*
@@ -399,8 +405,9 @@ static bool prepare_file(struct target *t, const struct target_req *r,
 	char a[32], b[32];
 
 	t->size = (uint64_t)st->st_size;
-	t->writable = r->allow_write_file;
-	if (r->need_write && !r->allow_write_file)
+	t->own = owned_check(t->fd, st);
+	t->writable = r->allow_write_file || t->own;
+	if (r->need_write && !t->writable)
 		return err_set(
 			err, EXIT_ENV, 0,
 			"%s exists and iolab did not create it: refusing to write to it; pass --allow-write-file to let iolab overwrite its contents, or name a new file",
@@ -797,7 +804,9 @@ const char *target_describe(const struct target *t, char *buf, size_t len)
 
 	snprintf(buf, len, "%s (%s%s%s%s%s%s%s%s)", t->path,
 		 t->is_bdev ? "block device, " :
-			      (t->created ? "test file, " : "file, "),
+			      (t->created ? "test file, " :
+			       t->own	  ? "kept test file, " :
+					    "file, "),
 		 fmt_size(t->region_len, sz, sizeof(sz)),
 		 e->fs_type[0] ? " on " : "", e->fs_type,
 		 e->device[0] ? ", " : "", e->device,

@@ -47,6 +47,7 @@ struct target {
 	char *path;
 	bool is_bdev;
 	bool created; /* we made it; we remove it unless keep */
+	bool own; /* an existing file iolab made and marked (owned.h) */
 	bool keep;
 	bool writable;
 	uint64_t size; /* of the file or device */

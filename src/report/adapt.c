@@ -224,6 +224,13 @@ double adapt_stat(const struct jr_node *n, const char *path, const char *which)
 	return jr_num(v, "", &x) ? x : NAN;
 }
 
+double adapt_headline(const struct jr_node *dir, const char *path)
+{
+	double v = adapt_stat(dir, path, "headline");
+
+	return isnan(v) ? adapt_stat(dir, path, "max") : v;
+}
+
 const char *adapt_test_name(const struct jr_node *t, char *buf, size_t len)
 {
 	const char *name = jr_str(t, "name");

@@ -76,6 +76,9 @@ void adapt_dir_mbps_samples(struct rdoc *d, const char *key,
 			    const struct jr_node *dir);
 /* A "max" of a {max,mean,min,stddev} object, or a plain number. */
 double adapt_stat(const struct jr_node *n, const char *path, const char *which);
+/* A mark direction's headline of @path ("mbps", "iops"): its "headline",
+ * or "max" in documents from before the precision procedure. */
+double adapt_headline(const struct jr_node *dir, const char *path);
 /* A test's display name: "name", or "RND4K Q1T1" made from its fields. */
 const char *adapt_test_name(const struct jr_node *t, char *buf, size_t len);
 

@@ -94,7 +94,7 @@ static void cell_figs(struct rdoc *d, const char *title_prefix,
 				continue;
 			}
 			rdoc_fig(d, key, group, name, RU_MBPS, RB_HIGHER,
-				 adapt_stat(dir, "mbps", "max"), 0);
+				 adapt_headline(dir, "mbps"), 0);
 			adapt_dir_mbps_samples(d, key, dir);
 		}
 }
@@ -136,7 +136,7 @@ static void heat_dir(struct rdoc *d, const char *section,
 					rheat_note(h, i, j, c->reason);
 				continue;
 			}
-			rc->v = adapt_stat(dir, "mbps", "max");
+			rc->v = adapt_headline(dir, "mbps");
 			if (c->forced)
 				rc->flag = xstrdup("forced: QEMU refuses");
 			else if (adapt_page_cache(dir))

@@ -9,90 +9,11 @@
 #include <string.h>
 
 #include "compare.h"
+#include "../util/student.h"
 
 /* z quantiles of the power calculation: 1 - alpha/2 and the power. */
 #define Z_ALPHA 1.959963984540054
 #define Z_POWER 0.841621233572914
-
-/* Continued fraction of the incomplete beta function (modified Lentz). */
-static double betacf(double a, double b, double x)
-{
-	const double eps = 1e-15, tiny = 1e-300;
-	double qab = a + b, qap = a + 1, qam = a - 1;
-	double c = 1, d = 1 - qab * x / qap, h;
-
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1 / d;
-	h = d;
-	for (int m = 1; m <= 500; m++) {
-		double m2 = 2.0 * m, aa, del;
-
-		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1 + aa * d;
-		c = 1 + aa / c;
-		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
-		if (fabs(c) < tiny)
-			c = tiny;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		c = 1 + aa / c;
-		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
-		if (fabs(c) < tiny)
-			c = tiny;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1) < eps)
-			break;
-	}
-	return h;
-}
-
-/* The regularized incomplete beta function I_x(a, b). */
-static double ibeta(double a, double b, double x)
-{
-	double bt;
-
-	if (x <= 0)
-		return 0;
-	if (x >= 1)
-		return 1;
-	bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
-		 b * log1p(-x));
-	if (x < (a + 1) / (a + b + 2))
-		return bt * betacf(a, b, x) / a;
-	return 1 - bt * betacf(b, a, 1 - x) / b;
-}
-
-double cmp_student_p(double t, double df)
-{
-	if (isnan(t) || !(df > 0))
-		return NAN;
-	if (isinf(t))
-		return 0;
-	return ibeta(df / 2, 0.5, df / (df + t * t));
-}
-
-double cmp_student_crit(double alpha, double df)
-{
-	double lo = 0, hi = 1;
-
-	if (!(df > 0) || !(alpha > 0 && alpha < 1))
-		return NAN;
-	while (cmp_student_p(hi, df) > alpha && hi < 1e12)
-		hi *= 2;
-	/* p(t) falls with t: bisect to a relative 1e-12. */
-	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (cmp_student_p(mid, df) > alpha)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
 
 static void mean_sd(const double *v, size_t n, double *mean, double *sd)
 {
@@ -138,10 +59,9 @@ void cmp_noise_init(struct cmp_noise *nz, enum rspread kind, const double *a,
 			nz->mean_b > nz->mean_a	 ? INFINITY :
 						   -INFINITY;
 	}
-	nz->p = cmp_student_p(nz->t, nz->df);
+	nz->p = student_p(nz->t, nz->df);
 	if (nz->mean_a > 0)
-		nz->half =
-			cmp_student_crit(CMP_ALPHA, nz->df) * se / nz->mean_a;
+		nz->half = student_crit(CMP_ALPHA, nz->df) * se / nz->mean_a;
 }
 
 /*

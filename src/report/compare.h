@@ -109,10 +109,6 @@ void cmp_noise_init(struct cmp_noise *nz, enum rspread kind, const double *a,
  */
 enum cmp_verdict cmp_judge(enum runit unit, enum rbetter better, double base,
 			   double v, double threshold, struct cmp_noise *nz);
-/* Two-sided p of Student's t with @df degrees of freedom. */
-double cmp_student_p(double t, double df);
-/* The t whose two-sided p is @alpha. */
-double cmp_student_crit(double alpha, double df);
 
 /*
  * "3.36×", "1.08× ±0.12" with a spread, "0.27× (-73 %)" for latency, "+2"

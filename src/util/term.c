@@ -162,3 +162,73 @@ void term_buf_close(struct term_buf *tb, FILE *out)
 	free(tb->buf);
 	tb->buf = NULL;
 }
+
+/*
+ * The charset of the locale as the environment names it (LC_ALL, then
+ * LC_CTYPE, then LANG, as setlocale() reads them): no setlocale() call,
+ * which would change how the rest of the program formats numbers.
+ */
+bool term_utf8(void)
+{
+	static int cached = -1;
+	const char *names[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+	const char *v = NULL;
+
+	if (cached >= 0)
+		return cached;
+	for (size_t i = 0; i < 3 && !(v && *v); i++)
+		v = getenv(names[i]);
+	cached = v && (strcasestr(v, "UTF-8") || strcasestr(v, "utf8"));
+	return cached;
+}
+
+/* The glyphs iolab's own text uses, and what a C locale shows instead. */
+static const struct {
+	const char *utf8, *ascii;
+} glyphs[] = {
+	{ "\u00d7", "x" },  { "\u00b1", "+/-" }, { "\u2014", "--" },
+	{ "\u2013", "-" },  { "\u00b5", "u" },	 { "\u2026", "..." },
+	{ "\u2265", ">=" }, { "\u2264", "<=" },	 { "\u2192", "->" },
+	{ "\u2248", "~" },
+};
+
+const char *term_glyph(const char *utf8)
+{
+	if (term_utf8())
+		return utf8;
+	for (size_t i = 0; i < sizeof(glyphs) / sizeof(glyphs[0]); i++)
+		if (!strcmp(utf8, glyphs[i].utf8))
+			return glyphs[i].ascii;
+	return "?";
+}
+
+char *term_ascii(char *s, size_t len)
+{
+	char tmp[512];
+	size_t o = 0;
+
+	if (term_utf8() || len > sizeof(tmp))
+		return s;
+	for (const char *p = s; *p && o + 1 < len;) {
+		size_t i, n = 1;
+		const char *rep = NULL;
+
+		for (i = 0; i < sizeof(glyphs) / sizeof(glyphs[0]); i++) {
+			n = strlen(glyphs[i].utf8);
+			if (!strncmp(p, glyphs[i].utf8, n)) {
+				rep = glyphs[i].ascii;
+				break;
+			}
+		}
+		if (!rep) {
+			tmp[o++] = *p++;
+			continue;
+		}
+		for (; *rep && o + 1 < len; rep++)
+			tmp[o++] = *rep;
+		p += n;
+	}
+	tmp[o] = '\0';
+	memcpy(s, tmp, o + 1);
+	return s;
+}

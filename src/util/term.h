@@ -12,6 +12,7 @@
 #ifndef IOLAB_UTIL_TERM_H
 #define IOLAB_UTIL_TERM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -52,5 +53,17 @@ struct term_buf {
 
 FILE *term_buf_open(struct term_buf *tb, FILE *out);
 void term_buf_close(struct term_buf *tb, FILE *out);
+
+/*
+ * Our own glyphs (x for times, +/- ...) under a locale that is not UTF-8
+ * (LC_ALL=C, a cron job, a serial console): a terminal there shows "Ã—"
+ * for "\u00d7". term_utf8() says whether the locale's charset is UTF-8;
+ * term_glyph() gives @utf8 itself or its ASCII stand-in; term_ascii()
+ * rewrites every such glyph in @s (a buffer of @len bytes, at most 512)
+ * in place. Text of files and devices is not ours to rewrite.
+ */
+bool term_utf8(void);
+const char *term_glyph(const char *utf8);
+char *term_ascii(char *s, size_t len);
 
 #endif

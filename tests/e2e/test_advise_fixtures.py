@@ -112,6 +112,84 @@ def check_proxmox_all_applied():
                % (rel, keys))
 
 
+def finding(doc, rule, disk):
+    for f in doc["findings"]:
+        if f["rule"] == rule and f["disk"] == disk:
+            return f
+    return None
+
+
+def check_semantics(docs):
+    """What libvirt and Proxmox do with forms real configurations use."""
+    d = docs["libvirt/cluster-node-shared.xml.expect.json"]
+    ok(not finding(d, "iothread-missing", "vdb") and
+       not finding(d, "iothread-missing", "vdd"),
+       "<iothreads>5</iothreads> with ids 2 and 4 listed: libvirt numbers "
+       "1, 3 and 5 itself")
+    ok(not finding(d, "cache-writeback", "vdb") and
+       not finding(d, "cache-writeback", "vdc"),
+       "a writable <shareable/> disk without a cache mode (absent or "
+       "'default') is cache=none, as libvirt generates it")
+    ok(disk_fix(d, "vdb") == ["<driver name='qemu' type='raw' iothread='3' "
+                              "cache='none' io='native'/>"],
+       "io='native' on a <shareable/> disk comes with an explicit "
+       "cache='none' (libvirt checks the XML's cache mode)")
+    f = finding(d, "cache-writeback", "vdd")
+    ok(f and "cache='default'" in f["message"] and
+       "no cache attribute" not in f["message"],
+       "an explicit cache='default' is named as such")
+    ok(disk_fix(d, "vdd")[0].count("cache=") == 1,
+       "the fix replaces cache='default', not adds a second cache=")
+    d = docs["libvirt/legacy-passthrough.xml.expect.json"]
+    f = finding(d, "virtio-blk-scsi", "vdb")
+    ok(f and "bus='scsi'" in f["fix"] and
+       "device='lun'" in f["message"],
+       "device='lun' on bus='virtio' is virtio-blk scsi=on: moved to "
+       "virtio-scsi")
+    ok("<!-- and delete this disk's <address type='usb' .../> -->" in
+       disk_fix(d, "sda"), "a USB disk moved to virtio drops its USB "
+       "address")
+    f = finding(d, "emulated-controller", "fda")
+    ok(f and "device='disk'" in f["fix"],
+       "a floppy with media is an emulated controller; the fix changes "
+       "the device type too")
+    ok(not finding(d, "emulated-controller", "fdb"),
+       "an empty floppy drive is no finding")
+    d = docs["libvirt/ceph-iscsi-network.xml.expect.json"]
+    ok(not any(f["rule"] in ("cache-writeback", "aio-threads",
+                             "migration-cache") for f in d["findings"]),
+       "network disks (rbd, iscsi, nbd, gluster) have no host page cache "
+       "and no aio=: no cache or aio advice")
+    d = docs["proxmox/etc/pve/qemu-server/109.expect.json"]
+    ok(not finding(d, "cache-writeback", "scsi0") and
+       not finding(d, "aio-threads", "scsi0"),
+       "btrfs without nocow: Proxmox's writeback is not advised to none")
+    f = finding(d, "direct-on-btrfs", "scsi1")
+    ok(f and disk_fix(d, "scsi1") ==
+       ["scsi1: fast-btrfs:109/vm-109-disk-1.raw,aio=io_uring,"
+        "cache=writeback,discard=on,iothread=1,size=100G"],
+       "cache=none on btrfs without nocow goes back to writeback (and "
+       "native to io_uring, which needs no O_DIRECT)")
+    ok(finding(d, "cache-writeback", "scsi2"),
+       "btrfs with nocow: cache=none is advised as anywhere")
+    d = docs["proxmox/etc/pve/qemu-server/110.expect.json"]
+    f = finding(d, "config-refused", "ide2")
+    ok(f and f["fix"] == "ide2: local:iso/debian-12.7.0-amd64-netinst.iso,"
+       "media=cdrom,size=631M",
+       "an ISO without media=: Proxmox refuses; the fix is the line "
+       "with media=cdrom")
+    ok(not finding(d, "emulated-controller", "ide2"),
+       "the ISO is a CD-ROM, not a data disk on IDE")
+    f = finding(d, "config-refused", "virtio2")
+    ok(f and f["fix"] == "pvesm set nas-iso --content iso,images",
+       "a disk on a storage without images content: refused, fixed with "
+       "pvesm")
+    ok(not any(f["rule"] in ("cache-writeback", "aio-threads")
+               for f in d["findings"]),
+       "ZFS over iSCSI (libiscsi) and GlusterFS (libgfapi) have no host "
+       "page cache: no cache advice")
+
+
 def main():
     docs = {}
     paths = sorted(glob.glob(os.path.join(FIX, "**", "*.expect.json"),
@@ -205,6 +283,7 @@ def main():
        not disk_fix(d, "sda") and not disk_fix(d, "sdb"),
        "two disks on one virtio-scsi controller: one iothread, one "
        "<controller> that keeps its <address>: %r" % vm_fix(d))
+    check_semantics(docs)
     check_proxmox_all_applied()
     done()
 

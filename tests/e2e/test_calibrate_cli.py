@@ -192,6 +192,21 @@ with tmpdir() as d:
            % [(p["load"], p["iops"], p["lat_ms"]["p99"], p["meets_cap"])
               for p in doc["curve"]])
 
+    # --- --precision is the agreement asked of a point's windows; a point
+    # whose windows spread beyond it is marked noisy. --max-time is the
+    # budget under mark's name.
+    doc = run_json(["calibrate", f, "--size", "32M", "--max-time", "5s",
+                    "--precision", "2"] + QUIET)
+    if doc:
+        ok(doc["options"]["precision_pct"] == 2 and
+           doc["options"]["budget_s"] == 5 and
+           doc["options"]["procedure"] == "windows-agree",
+           "--precision and --max-time echoed")
+        ok(all(p["noisy"] or p["spread"] <= 0.02
+               for p in doc["curve"]),
+           "a point spread beyond +-2 %% is noisy: %s" %
+           [(p["load"], p["spread"], p["noisy"]) for p in doc["curve"]])
+
     # --- a file iolab did not create: read, never written nor removed
     mine = os.path.join(d, "mine.dat")
     with open(mine, "wb") as fh:

@@ -7,6 +7,8 @@ bad input. The disk's verdict depends on how loaded the machine is, so it
 is checked for consistency, never for a value."""
 import hashlib
 import json
+import csv
+import io
 import os
 import signal
 import subprocess
@@ -159,6 +161,13 @@ with tmpdir() as d:
        all(l.startswith("zookeeper,") for l in lines[1:]),
        "zookeeper --csv: header and one line per criterion (%d) %r" % (
            rc, lines[:2]))
+    rows = list(csv.DictReader(io.StringIO(out)))
+    ok(rows and all(r["unit"] in ("us", "per_s") for r in rows) and
+       # ZooKeeper's fsync warning threshold, 1 s, in us
+       any(r["criterion"] == "fsync-max" and r["unit"] == "us" and
+           r["limit"] == "1000000" for r in rows),
+       "zookeeper --csv: latency in us, as every CSV: %r" % [
+           (r["criterion"], r["unit"], r["limit"]) for r in rows])
 
 # Ctrl-C in the middle: what ran is reported, not judged; exit 130; the
 # test file removed

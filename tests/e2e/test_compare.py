@@ -34,6 +34,16 @@ def close(a, b, rel=1e-9):
 
 A, B = "run-qd1.json", "run-qd16.json"
 ja, jb = load(A), load(B)
+
+# The text follows the locale's charset: under LC_ALL=C (a cron job, a
+# serial console) the times and plus-minus signs are ASCII.
+for loc, want in (("C", "x"), ("C.UTF-8", "\u00d7")):
+    rc, out, err = run(["compare", golden(A), golden(B)],
+                       env=dict(os.environ, LC_ALL=loc))
+    ascii_only = all(ord(ch) < 128 for ch in out)
+    ok(rc == 0 and want in out and ascii_only == (loc == "C"),
+       "compare under LC_ALL=%s: %s ratios, ASCII only: %s" %
+       (loc, want, ascii_only))
 doc = run_json(["compare", golden(A), golden(B)])
 ok(doc["command"] == "compare" and doc["schema_version"] == 1,
    "compare --json has the common envelope")
@@ -257,9 +267,15 @@ ok("\033[" not in on_tty(["compare", golden(A), golden(B)], env),
 # CSV: one line per figure, numbers in the header's units.
 rc, out, err = run(["compare", "--csv", golden(A), golden(B)], check=0)
 rows = list(csv.reader(io.StringIO(out)))
-ok(rows[0] == ["group", "figure", "unit", "better", "A run-qd1",
-               "B run-qd16", "B/A", "B spread", "B p", "B verdict",
-               "B noise from", "B needed"], "CSV header: %r" % rows[0])
+ok(rows[0] == ["group", "figure", "unit", "better", "a", "b", "b_over_a",
+               "b_spread", "b_p", "b_verdict", "b_noise_from", "b_needed",
+               "a_label", "b_label"], "CSV header: %r" % rows[0])
+ok(all(r[-2:] == ["run-qd1", "run-qd16"] for r in rows[1:]),
+   "CSV: the labels on every line, not in the header")
+lat = {(r[0], r[1]): r for r in rows[1:]}[("read", "mean latency")]
+ok(lat[2] == "us" and close(float(lat[4]) * 1e3,
+                            ja["jobs"][0]["read"]["lat_ns"]["mean"], 1e-6),
+   "CSV: latency in us, as in every iolab CSV")
 ok(len(rows) - 1 == len(doc["figures"]), "CSV: a line per figure")
 byname = {(r[0], r[1]): r for r in rows[1:]}
 r = byname[("read", "IOPS")]

@@ -26,10 +26,11 @@ with tmpdir() as d:
                         "--no-progress"], check=0)
     rows = list(csv.DictReader(io.StringIO(out)))
     head = out.splitlines()[0].split(",")
-    ok(head[:9] == ["engine", "cache", "rw", "bs_bytes", "qd", "threads",
-                    "direction", "ios", "bytes"], "header starts with the job")
+    ok(head[:10] == ["engine", "cache", "rw", "pattern", "bs_bytes", "qd",
+                     "threads", "direction", "ios", "bytes"],
+       "header starts with the job")
     ok([h for h in head if h.startswith("lat_p")] ==
-       ["lat_p50_ns", "lat_p99_ns", "lat_p99.9_ns"],
+       ["lat_p50_us", "lat_p99_us", "lat_p99.9_us"],
        "a column per --percentiles value")
     ok([r["direction"] for r in rows] == ["read", "write", "flush"],
        "read, write and flush lines")
@@ -38,13 +39,14 @@ with tmpdir() as d:
         ok(by == ios * 4096, r["direction"] + ": bytes = ios x 4096, whole")
         ok(abs(float(r["iops"]) - ios / float(r["elapsed_s"])) <=
            0.01 * float(r["iops"]) + 1, r["direction"] + ": iops")
-        ok(abs(float(r["mbps"]) * 1e6 - by / float(r["elapsed_s"])) <=
+        ok(abs(float(r["MB_s"]) * 1e6 - by / float(r["elapsed_s"])) <=
            0.01 * by / float(r["elapsed_s"]) + 1e4,
            r["direction"] + ": MB/s is 10^6 bytes/s")
-        ok(int(r["lat_min_ns"]) <= int(r["lat_p50_ns"]) <=
-           int(r["lat_p99_ns"]) <= int(r["lat_max_ns"]),
+        ok(float(r["lat_min_us"]) <= float(r["lat_p50_us"]) <=
+           float(r["lat_p99_us"]) <= float(r["lat_max_us"]),
            r["direction"] + ": min <= p50 <= p99 <= max")
-        ok(r["engine"] and r["cache"] == "none" and r["rw"] == "randrw",
+        ok(r["engine"] and r["cache"] == "none" and r["rw"] == "randrw" and
+           r["pattern"] == "random",
            r["direction"] + ": settings on every line")
     fl = rows[2]
     ok(int(fl["ios"]) > 0 and fl["bytes"] == "" and fl["iops"] == "",
@@ -110,14 +112,17 @@ def near(a, b, rel=0.002, eps=0.002):
 
 
 TEST_COLS = ["test", "pattern", "bs_bytes", "qd", "threads", "direction",
-             "runs_scored", "mbps_max", "mbps_mean", "mbps_min",
-             "mbps_stddev", "iops_max", "iops_mean", "iops_min",
+             "runs_scored", "MB_s", "MB_s_ci95_pct", "MB_s_max", "MB_s_mean",
+             "MB_s_min", "MB_s_stddev", "iops", "iops_max", "iops_mean",
+             "iops_min",
              "iops_stddev", "lat_min_us", "lat_mean_us", "lat_p50_us",
              "lat_p99_us", "lat_max_us"]
-MIX_COLS = ["mix_read_pct", "mix_read_mbps_max", "mix_read_mbps_mean",
-            "mix_write_mbps_max", "mix_write_mbps_mean"]
+MIX_COLS = ["mix_read_pct", "mix_read_MB_s_max", "mix_read_MB_s_mean",
+            "mix_write_MB_s_max", "mix_write_MB_s_mean"]
 TAIL_COLS = ["page_cache_reads", "partial", "warnings"]
 FIGS = [c for c in TEST_COLS[7:]]
+# What CrystalDiskMark's procedure (--runs) leaves empty: no interval.
+NO_CI = ("MB_s_ci95_pct",)
 
 
 def sane_test_row(r, what, runs):
@@ -125,16 +130,19 @@ def sane_test_row(r, what, runs):
     bs = int(r["bs_bytes"])
     ok(int(r["runs_scored"]) == runs, what + ": runs_scored %s" %
        r["runs_scored"])
-    ok(num(r["mbps_min"]) <= num(r["mbps_mean"]) <= num(r["mbps_max"]) and
+    ok(num(r["MB_s_min"]) <= num(r["MB_s_mean"]) <= num(r["MB_s_max"]) and
        num(r["iops_min"]) <= num(r["iops_mean"]) <= num(r["iops_max"]),
        what + ": min <= mean <= max")
     # Every run moves bs-sized blocks: MB/s = IOPS x bs / 10^6.
-    ok(near(num(r["mbps_max"]), num(r["iops_max"]) * bs / 1e6, 0.002, 0.01),
+    ok(near(num(r["MB_s_max"]), num(r["iops_max"]) * bs / 1e6, 0.002, 0.01),
        what + ": MB/s is 10^6 bytes/s (%s vs %s IOPS)" % (
-           r["mbps_max"], r["iops_max"]))
-    ok((r["mbps_stddev"] == "") == (runs == 1) and
+           r["MB_s_max"], r["iops_max"]))
+    ok((r["MB_s_stddev"] == "") == (runs == 1) and
        (r["iops_stddev"] == "") == (runs == 1),
        what + ": a deviation only over 2 or more runs")
+    # --runs is CrystalDiskMark's procedure: the best run is the headline.
+    ok(r["MB_s"] == r["MB_s_max"] and r["iops"] == r["iops_max"] and
+       r["MB_s_ci95_pct"] == "", what + ": the headline is the best run")
     lat = [num(r[c]) for c in ("lat_min_us", "lat_p50_us", "lat_p99_us",
                                "lat_max_us")]
     ok(None not in lat and lat == sorted(lat) and
@@ -184,7 +192,7 @@ with tmpdir() as d:
                what + ": mix columns only on mix lines")
             if mix:
                 ok(int(r["mix_read_pct"]) == 70 and
-                   num(r["mix_read_mbps_max"]) <= num(r["mbps_max"]),
+                   num(r["mix_read_MB_s_max"]) <= num(r["MB_s_max"]),
                    what + ": 70 %% reads, a share of the total")
     ok(not os.path.exists(f), "mark: test file removed")
 
@@ -196,6 +204,19 @@ with tmpdir() as d:
        "mark, reads only: no mix columns, one line")
     if rows:
         sane_test_row(rows[0], "mark RND4K Q1T1 read (1 run)", 1)
+
+    # The default procedure: the headline is the mean, with its interval.
+    rc, out, err = run(["mark", f, "--tests", "RND4K-Q1T1", "--only", "read",
+                        "--max-time", "1s", "--time", "100ms", "--csv",
+                        "--size", "16M", "--no-progress"])
+    head, rows = table(out, "mark, precision")
+    if rows:
+        r = rows[0]
+        ok(int(r["runs_scored"]) >= 3 and r["MB_s"] == r["MB_s_mean"] and
+           r["iops"] == r["iops_mean"] and num(r["MB_s_ci95_pct"]) >= 0,
+           "mark, precision: the mean is the headline, its interval "
+           "beside it (%s runs, +-%s %%)" % (r["runs_scored"],
+                                             r["MB_s_ci95_pct"]))
 
     # --- matrix: every cell x test x direction; refused cells empty.
     xargs = ["matrix", f, "--engines", "threads,native", "--caches",
@@ -248,7 +269,7 @@ with tmpdir() as d:
     head, rows = table(out, "matrix --force")
     ok(len(rows) == 1 and rows[0]["status"] == "ok" and
        rows[0]["forced"] == "true" and "aio=native" in rows[0]["reason"] and
-       num(rows[0]["mbps_max"]) is not None,
+       num(rows[0]["MB_s_max"]) is not None,
        "matrix --force: measured, marked forced, the reason kept")
 
     # Ctrl-C: the lines of cells and tests not reached say not-run, empty.
@@ -270,7 +291,7 @@ with tmpdir() as d:
            for k in FIGS + TAIL_COLS),
        "Ctrl-C: not-run lines have empty figures")
     ok(any(r["status"] == "ok" and (r["partial"] == "true" or
-                                   r["mbps_max"] != "") for r in rows),
+                                   r["MB_s_max"] != "") for r in rows),
        "Ctrl-C: the first cell's tests that ran are there")
 
     # --- calibrate: a line per point, the figures on every line.
@@ -280,12 +301,12 @@ with tmpdir() as d:
     ok(rc in (0, 4), "calibrate --csv: exit %d" % rc)
     head, rows = table(out, "calibrate")
     ok(head == ["phase", "block_size_bytes", "load", "qd", "threads", "iops",
-                "mbps", "lat_mean_ms", "lat_p50_ms", "lat_p99_ms",
+                "MB_s", "lat_mean_us", "lat_p50_us", "lat_p99_us",
                 "windows", "spread", "noisy", "meets_cap", "best",
-                "engine", "cache", "disks", "max_latency_ms",
-                "latency_stat", "cap_met", "max_iops", "actual_latency_ms",
-                "max_mbps", "max_pmbps", "knee_load", "knee_iops",
-                "knee_lat_mean_ms", "qd1_lat_mean_ms", "budget_cut_short",
+                "engine", "cache", "disks", "max_latency_us",
+                "latency_stat", "cap_met", "max_iops", "actual_latency_us",
+                "max_MB_s", "max_pMB_s", "knee_load", "knee_iops",
+                "knee_lat_mean_us", "qd1_lat_mean_us", "budget_cut_short",
                 "partial"], "calibrate: the header")
     phases = [r["phase"] for r in rows]
     # A 3 s budget on a shared disk may end a phase early: the document
@@ -309,14 +330,14 @@ with tmpdir() as d:
             int(r["block_size_bytes"]) == bs and
             int(r["load"]) == int(r["qd"]) * int(r["threads"]) and
             # a window that completed no read has no figures (not 0)
-            ((r["iops"] == "" and r["mbps"] == "") or
+            ((r["iops"] == "" and r["MB_s"] == "") or
              # IOPS is printed to 0.1: at a few 1 MiB reads a second (a
              # loaded disk) that rounding is more than 0.2 % of MB/s
-             near(num(r["mbps"]), num(r["iops"]) * bs / 1e6, 0.002,
+             near(num(r["MB_s"]), num(r["iops"]) * bs / 1e6, 0.002,
                   0.05 * bs / 1e6 + 0.0005)))]
         ok(not bad, ph + ": load = qd x threads, MB/s = IOPS x bs" + "".join(
             " [load %s = %s x %s, %s IOPS, %s MB/s]" % (
-                r["load"], r["qd"], r["threads"], r["iops"], r["mbps"])
+                r["load"], r["qd"], r["threads"], r["iops"], r["MB_s"])
             for r in bad))
         ok([int(r["load"]) for r in pr] ==
            sorted(int(r["load"]) for r in pr), ph + ": ascending load")
@@ -327,32 +348,32 @@ with tmpdir() as d:
     best = [r for r in rows if r["phase"] == "small" and r["best"] == "true"]
     if r0.get("cap_met") == "true":
         ok(best and near(num(r0["max_iops"]), num(best[0]["iops"]), 0, 0.51)
-           and r0["actual_latency_ms"] == best[0]["lat_mean_ms"],
+           and r0["actual_latency_us"] == best[0]["lat_mean_us"],
            "calibrate: max_iops and latency are the best small line's")
     else:
-        ok(r0.get("max_iops") == "" and r0.get("actual_latency_ms") == "",
+        ok(r0.get("max_iops") == "" and r0.get("actual_latency_us") == "",
            "calibrate: cap not met, max_iops empty (not 0)")
     lb = [r for r in rows if r["phase"] == "large" and r["best"] == "true"]
     sg = [r for r in rows if r["phase"] == "single"]
-    ok((lb and near(num(r0["max_mbps"]), num(lb[0]["mbps"]), 0.001, 0.051)
-        or (cut and not lb and r0.get("max_mbps") == "")) and
-       (sg and near(num(r0["max_pmbps"]), num(sg[0]["mbps"]), 0.001, 0.051)
-        or (cut and not sg and r0.get("max_pmbps") == "")),
-       "calibrate: max_mbps and max_pmbps are their phases' best "
+    ok((lb and near(num(r0["max_MB_s"]), num(lb[0]["MB_s"]), 0.001, 0.051)
+        or (cut and not lb and r0.get("max_MB_s") == "")) and
+       (sg and near(num(r0["max_pMB_s"]), num(sg[0]["MB_s"]), 0.001, 0.051)
+        or (cut and not sg and r0.get("max_pMB_s") == "")),
+       "calibrate: max_MB_s and max_pMB_s are their phases' best "
        "(empty where the budget cut the phase)")
     doc = run_json(cargs)
     if doc and rows:
         o = doc["options"]
         ok(r0["engine"] == o["engine"] and r0["cache"] == o["cache"] and
            int(r0["disks"]) == o["disks"] == 1 and
-           num(r0["max_latency_ms"]) == o["max_latency_ms"] and
+           num(r0["max_latency_us"]) == o["max_latency_ms"] * 1e3 and
            r0["latency_stat"] == o["latency_stat"],
            "calibrate: the settings as the JSON's options")
         jp = doc["curve"][0]
         cp = rows[0]
         ok(jp["load"] == int(cp["load"]) == 1 and
            set(jp["lat_ms"]) == {"mean", "p50", "p99"},
-           "calibrate: both start at load 1, latency in ms in both")
+           "calibrate: both start at load 1, latency in ms in the JSON")
     ok(not os.path.exists(f), "calibrate: test file removed")
 
     # --- lab: a line per cell x test x direction, from the guests' JSON.
@@ -367,7 +388,8 @@ with tmpdir() as d:
         img = os.path.join(d, "images")
         os.mkdir(img)
         largs = ["lab", "--accel", "tcg", "--disk-size", "32M", "--time",
-                 "200ms", "--iolab-static", static, "--tests", "RND4K-Q1T1",
+                 "200ms", "--runs", "1", "--iolab-static", static,
+                 "--tests", "RND4K-Q1T1",
                  "--aio", "native", "--cache", "none,writeback", "--disk",
                  img, "--no-progress", "-q"]
         rc, out, err = run(largs + ["--csv"], timeout=600)

@@ -129,8 +129,8 @@ with tmpdir() as d:
     for line in lines[1:]:
         row = dict(zip(head, line.split(",")))
         if row.get("ios") == "0":
-            ok(row["iops"] == "" and row["mbps"] == "",
-               "CSV: empty direction's iops/mbps are empty: %s" % line)
+            ok(row["iops"] == "" and row["MB_s"] == "",
+               "CSV: empty direction's iops/MB_s are empty: %s" % line)
 
     # calibrate with a cap no disk meets: exit 4, QD1 latency printed.
     doc = run_json(["calibrate", "--size", "16M", "--budget", "3s",

@@ -13,7 +13,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from iolabtest import IOLAB, ok, run, run_json, done, tmpdir, files_like  # noqa: E402,E501
 
-FAST = ["--time", "100ms", "--interval", "0", "--size", "16M",
+# CrystalDiskMark's fixed procedure, one short run: the cells, not their
+# precision, are what most checks here are about.
+FAST = ["--runs", "1", "--time", "100ms", "--interval", "0", "--size", "16M",
         "--no-progress"]
 ENGINES = ["threads", "native", "io_uring"]
 CACHES = ["none", "directsync", "writethrough", "writeback", "unsafe"]
@@ -28,6 +30,8 @@ with tmpdir() as d:
         ok(doc["command"] == "matrix" and
            doc["options"]["preset"] == "cdm6" and
            doc["options"]["runs"] == 1 and
+           doc["options"]["procedure"] == "crystaldiskmark" and
+           doc["options"]["headline"] == "max" and
            doc["options"]["engines"] == ENGINES and
            doc["options"]["caches"] == CACHES,
            "defaults: cdm6, one run, 3 engines x 5 caches")
@@ -175,6 +179,31 @@ with tmpdir() as d:
     ok(not files_like(d), "Ctrl-C: test file removed")
 
 
+# The default procedure: runs until each MB/s is known, within the cap.
+with tmpdir() as d:
+    t0 = time.monotonic()
+    doc = run_json(["matrix", "--engines", "io_uring", "--caches", "none",
+                    "--tests", "RND4K-Q1T1", "--only", "read", "--time",
+                    "100ms", "--max-time", "1s", "--size", "16M",
+                    "--no-progress"], cwd=d)
+    took = time.monotonic() - t0
+    if doc:
+        o = doc["options"]
+        r = doc["cells"][0]["tests"][0]["read"]
+        ok(o["procedure"] == "precision" and o["runs"] is None and
+           o["precision_pct"] == 5 and o["max_time_s"] == 1 and
+           o["headline"] == "mean", "precision: the procedure is stated")
+        ok(r["runs_scored"] >= 3 and isinstance(r["precise"], bool) and
+           r["mbps"]["headline"] == r["mbps"]["mean"] and
+           r["elapsed_s"] <= 1.5 and took < 30,
+           "precision: 3 runs at least, the cap held (%s runs, %.2f s)" %
+           (r["runs_scored"], r["elapsed_s"]))
+        ok(r["mbps"]["ci95_pct"] <= 5 if r["precise"] else
+           "noisy" in [w["id"] for w in r["warnings"]],
+           "precision: precise iff the interval is within 5 %%, noisy "
+           "otherwise (+-%s %%)" % r["mbps"]["ci95_pct"])
+
+
 def refused(args, code, needle, what):
     with tmpdir() as d:
         rc, out, err = run(["matrix"] + args + ["--no-progress"], cwd=d)
@@ -193,6 +222,10 @@ refused(["--engine", "native"], 1, "did you mean '--engines'",
         "singular --engine suggests --engines")
 refused(["--tests", "RND4K-QT1"], 1, "queue depth", "bad test name")
 refused(["--mix", "60"], 1, "--only mix", "--mix without mix tests")
+refused(["--runs", "3", "--precision", "2"], 1, "give one or the other",
+        "--runs with --precision")
+refused(["--time", "1s", "--max-time", "2s"], 1, "no room",
+        "a cap shorter than the warm-up and 3 runs")
 rc, out, err = run(["matrix", "--help"])
 ok(rc == 0 and "--engines" in out and "--caches" in out and "--force" in out,
    "--help lists the flags")

@@ -3,6 +3,7 @@
 documented exit code; files iolab did not create are never written."""
 import hashlib
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
@@ -36,6 +37,10 @@ with tmpdir() as d:
     refused(["run", f, "--qdepth", "4"], 1, "did you mean '--qd'",
             "misspelt flag with a suggestion")
     refused(["run", f, "extra"], 1, "extra operand", "two targets")
+    refused(["run", "--runtime", "10", "sec"], 1, "reads as a unit",
+            "a unit split off its value is no test file")
+    refused(["run", "--cpus", "4096"], 1, "--cpus",
+            "a CPU this machine does not have")
     refused(["run", f, "--engine", "native", "--cache", "writeback"], 2,
             "cache.direct=on", "native + writeback refused like QEMU")
     refused(["run", f, "--percentiles", "50,101"], 1, "--percentiles",
@@ -104,7 +109,33 @@ with tmpdir() as d:
     data = open(kept, "rb").read(1 << 20)
     ok(len(set(data[i:i + 4096] for i in range(0, len(data), 4096))) == 256,
        "the test file holds distinct (incompressible) data")
-    os.unlink(kept)
+    # The kept file is iolab's own: the next command writes it without
+    # --allow-write-file, and leaves it there.
+    rc, out, err = run(["run", "--rw", "randwrite", "--runtime", "200ms"] +
+                       Q, cwd=d)
+    ok(rc == 0 and "kept test file" in out and os.path.exists(kept),
+       "a kept test file is reused for writes (exit %d): %s" %
+       (rc, err.strip()))
+    # Not a copy of it, nor the file once cut, nor a forged mark.
+    copy = os.path.join(d, "copy.dat")
+    subprocess.run(["cp", "--preserve=xattr", kept, copy], check=True)
+    refused(["run", copy, "--rw", "randwrite"], 2, "did not create",
+            "a copy of a kept file is not iolab's")
+    forged = os.path.join(d, "forged.dat")
+    with open(forged, "wb") as fh:
+        fh.write(b"x" * (1 << 20))
+    try:
+        os.setxattr(forged, "user.iolab",
+                    b"iolab test file 1 dev=1 ino=1 size=1048576")
+    except OSError:
+        pass
+    refused(["run", forged, "--rw", "randwrite"], 2, "did not create",
+            "a forged mark naming another inode")
+    os.truncate(kept, 4 << 20)
+    refused(["run", kept, "--rw", "randwrite"], 2, "did not create",
+            "a kept file cut since is not recognised")
+    for p in (kept, copy, forged):
+        os.unlink(p)
 
     # --output writes the report to a file; not onto the target.
     rep = os.path.join(d, "report.txt")

@@ -21,6 +21,7 @@ int fuzz_proxmox_one(const uint8_t *data, size_t size);
 int fuzz_storage_cfg_one(const uint8_t *data, size_t size);
 int fuzz_json_read_one(const uint8_t *data, size_t size);
 int fuzz_top_one(const uint8_t *data, size_t size);
+int fuzz_fio_job_one(const uint8_t *data, size_t size);
 
 static const struct {
 	const char *name;
@@ -32,6 +33,7 @@ static const struct {
 	{ "storage_cfg", fuzz_storage_cfg_one },
 	{ "json_read", fuzz_json_read_one },
 	{ "top", fuzz_top_one },
+	{ "fio_job", fuzz_fio_job_one },
 };
 
 static fuzz_fn target_of(const char *dir)

@@ -7,6 +7,7 @@ virtio-blk disk; the *-flavour ones are copies with another os-release.
 """
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -263,6 +264,216 @@ def test_lvm():
     lacks(doc, "device-names", name)
 
 
+# What `tuned-adm profile NAME` sets, per tuned's own profiles
+# (virtual-guest includes throughput-performance).
+TUNED = {"virtual-guest": {"vm.dirty_ratio": "30",
+                           "vm.dirty_background_ratio": "10",
+                           "vm.swappiness": "30"}}
+# The kernel keeps each pair as one limit: writing one zeroes the other.
+SAME = {"vm.dirty_bytes": "vm.dirty", "vm.dirty_ratio": "vm.dirty",
+        "vm.dirty_background_bytes": "vm.dirty_background",
+        "vm.dirty_background_ratio": "vm.dirty_background"}
+
+
+def profile_sysctls(name, confs):
+    if name in TUNED:
+        return dict(TUNED[name])
+    conf = confs.get(name)
+    if conf is None:
+        return None
+    include, replace, own, section = None, False, {}, ""
+    for line in conf.split("\n"):
+        line = line.strip()
+        if line.startswith("["):
+            section = line
+        elif "=" in line:
+            k, v = (x.strip() for x in line.split("=", 1))
+            if section == "[main]" and k == "include":
+                include = v
+            elif section == "[sysctl]" and k == "replace":
+                replace = v == "1"
+            elif section == "[sysctl]":
+                own[k] = v
+    base = {} if replace or not include else (
+        profile_sysctls(include, confs) or {})
+    base.update(own)
+    return base
+
+
+def effects(commands, name):
+    """(setting, value) of every command that changes one, read from the
+    command text itself, not from doctor's model."""
+    confs, out = {}, []
+
+    def sysctl(k, v):
+        out.append((SAME.get(k, k), "%s=%s" % (k, v)))
+    for c in commands:
+        m = re.match(r"sysctl -w (\S+)=(\S+)$", c)
+        if m:
+            sysctl(*m.groups())
+        m = re.match(r"echo '(\S+) = (\S+)' > /etc/sysctl\.d/", c)
+        if m:
+            sysctl(*m.groups())
+        m = re.match(r"echo (\S+) > (/sys/block/\S+)$", c)
+        if m:
+            out.append((m.group(2), m.group(1)))
+        m = re.search(r'KERNEL=="([^"]+)", ATTR\{([^}]+)\}="([^"]*)"', c)
+        if m:
+            out.append(("/sys/block/%s/%s" % m.groups()[:2], m.group(3)))
+        m = re.match(r"printf '(.*)' > /etc/tuned/([^/]+)/tuned\.conf$", c)
+        if m:
+            confs[m.group(2)] = m.group(1).replace("\\n", "\n")
+        m = re.match(r"tuned-adm profile (\S+)$", c)
+        if m:
+            p = profile_sysctls(m.group(1), confs)
+            ok(p is not None, "%s: tuned profile %s is known or written "
+               "before it is activated" % (name, m.group(1)))
+            for k, v in (p or {}).items():
+                sysctl(k, v)
+    return out
+
+
+def check_fix_merge(doc, name):
+    """No two fix commands set one setting to different values, whichever
+    finding they come from, and fix_commands holds them all once."""
+    every = [c for f in doc["findings"] for c in f["fix"]["commands"]]
+    seen = {}
+    for key, val in effects(every, name):
+        ok(seen.setdefault(key, val) == val,
+           "%s: %s set to %s and to %s" % (name, key, seen[key], val))
+    plan = []
+    for c in every:
+        if c not in plan:
+            plan.append(c)
+    ok(doc["fix_commands"] == plan,
+       name + ": fix_commands are the findings' commands, each once")
+    for f in doc["findings"]:
+        ok(f["fix"]["overridden"] == bool(f["fix"]["notes"]),
+           "%s: %s says why it was overridden" % (name, f["id"]))
+
+
+def test_merge():
+    name = "rhel9-virtio-tuned"
+    doc = diagnose(name, 0)
+    check_shape(doc, name)
+    d = has(doc, "dirty-limit-large", "info", name=name)
+    t = has(doc, "tuned-profile", "info", name=name)
+    ok("sysctl -w vm.dirty_bytes=1073741824" in cmds(d) and
+       not d["fix"]["overridden"], name + ": the dirty cap stands")
+    ok(t["fix"]["overridden"] and
+       any("vm.dirty_ratio=30" in n and "dirty-limit-large" in n
+           for n in t["fix"]["notes"]),
+       name + ": tuned's finding says its vm.dirty_ratio=30 lost to the cap")
+    ok("tuned-adm profile virtual-guest" not in t["fix"]["commands"] and
+       "tuned-adm profile iolab-virtual-guest" in t["fix"]["commands"],
+       name + ": a child of virtual-guest is activated instead")
+    ok("systemctl enable --now tuned" in cmds(t) and "install" not in
+       cmds(t), name + ": tuned is installed, only enabled")
+    conf = [c for c in t["fix"]["commands"] if "tuned.conf" in c]
+    ok(len(conf) == 1 and "include=virtual-guest" in conf[0] and
+       "replace=1" in conf[0] and "vm.dirty_bytes=1073741824" in conf[0] and
+       "vm.swappiness=30" in conf[0],
+       name + ": the child keeps swappiness and carries the cap")
+    check_fix_merge(doc, name)
+    # The same commands, unmerged, would clash: the check can fail.
+    raw = [c for f in doc["findings"] for c in f["fix"]["commands"]
+           if "tuned.conf" not in c and "iolab-virtual-guest" not in c]
+    vals = {v for k, v in effects(raw + ["tuned-adm profile virtual-guest"],
+                                  name) if k == "vm.dirty"}
+    ok(len(vals) == 2, name + ": virtual-guest itself would undo the cap")
+
+
+QEMU_PC_ONLY = ("num-queues", "libvirt", "virsh", "<driver", "qm set",
+                "Proxmox", "virt-manager", "machine type")
+
+
+def check_platform_fit(doc, name, text):
+    """Fixes fit the machine found; the verdict fits the devices seen."""
+    v = doc["virtualization"]
+    if any(d["bus"].startswith("virtio") for d in doc["disks"]):
+        ok(v["virtualized"] and v["hypervisor"] not in ("none", None) and
+           "bare metal" not in text,
+           name + ": a virtio disk is never on bare metal")
+    if v["vmm"] not in (None, "qemu-pc"):
+        for f in doc["findings"]:
+            ok(not f["fix"]["host"],
+               "%s: %s has no QNAP/Proxmox/virt-manager/libvirt lines on %s"
+               % (name, f["id"], v["vmm"]))
+    if v["vmm"] in ("firecracker", "cloud-hypervisor"):
+        for f in doc["findings"]:
+            fix = json.dumps(f["fix"])
+            ok(not [w for w in QEMU_PC_ONLY if w in fix],
+               "%s: %s names no QEMU PC setting on %s" % (
+                   name, f["id"], v["vmm"]))
+
+
+def other(f):
+    return f["fix"]["other_hypervisor"] or ""
+
+
+def test_platforms():
+    name = "firecracker-mmio"
+    doc = diagnose(name, 0)
+    check_shape(doc, name)
+    v = doc["virtualization"]
+    ok(v["hypervisor"] == "kvm" and v["vmm"] == "firecracker" and
+       v["dmi"] is None, name + ": Firecracker by its virtio-mmio base")
+    f = has(doc, "single-queue", "info", "vda", name)
+    ok("Firecracker" in f["fix"]["summary"] and not f["fix"]["commands"] and
+       not other(f), name + ": no queue setting to name")
+    f = has(doc, "write-through", "warning", "vda", name)
+    ok("cache_type" in f["message"] and "Writeback" in other(f) and
+       "cache='none'" not in json.dumps(f), name + ": cache_type Writeback")
+    f = has(doc, "no-discard", "info", "vda", name)
+    ok(not f["fix"]["commands"], name + ": no fstrim for a disk without it")
+    for fid in ("guest-agent-channel", "guest-agent-not-running"):
+        lacks(doc, fid, name)
+
+    name = "qemu-microvm"
+    doc = diagnose(name, 0)
+    check_shape(doc, name)
+    v = doc["virtualization"]
+    ok(v["vmm"] == "qemu-microvm" and v["acpi"]["oem_id"] == "BOCHS",
+       name + ": QEMU microvm by QEMU's ACPI and mmio base")
+    f = has(doc, "single-queue", "info", "vda", name)
+    ok("-device virtio-blk-device" in other(f) and "num-queues=2" in
+       other(f) and not f["fix"]["host"], name + ": microvm's num-queues")
+    f = has(doc, "no-discard", "info", "vda", name)
+    ok("discard=unmap" in other(f), name + ": microvm's discard=unmap")
+
+    name = "cloud-hypervisor"
+    doc = diagnose(name, 0)
+    check_shape(doc, name)
+    v = doc["virtualization"]
+    ok(v["vmm"] == "cloud-hypervisor" and v["dmi"] is not None,
+       name + ": Cloud Hypervisor by its SMBIOS and ACPI ids")
+    f = has(doc, "single-queue", "info", "vda", name)
+    ok("num_queues=2" in other(f) and "--disk" in other(f),
+       name + ": its --disk num_queues")
+    lacks(doc, "guest-agent-channel", name)
+
+    name = "hidden-cpuid-virtio"
+    doc = diagnose(name, 0)
+    check_shape(doc, name)
+    v = doc["virtualization"]
+    ok(v["cpuid"]["hypervisor_bit"] is False and v["virtualized"] and
+       v["hypervisor"] != "none" and "vda" in (v["evidence"] or ""),
+       name + ": CPUID says bare metal, the virtio disk says VM")
+    ok(v["vmm"] == "qemu-pc", name + ": virtio on PCI with SMBIOS: QEMU PC")
+    rc, out, err = run(["doctor", "--sysroot", os.path.join(FIX, name)])
+    ok("bare metal" not in out and "hidden from CPUID" in out,
+       name + ": the text says why it is a VM")
+    has(doc, "single-queue", "info", "vda", name)
+    has(doc, "tuned-profile", "info", name=name)
+
+    name = "kvm-virtio-blk"
+    doc = diagnose(name, 0)
+    f = has(doc, "single-queue", "info", "vda", name)
+    ok(doc["virtualization"]["vmm"] == "minimal-kvm" and
+       not f["fix"]["host"] and "Firecracker" in other(f),
+       name + ": no SMBIOS, no telling mark: both minimal VMMs' answers")
+
+
 def edited(src, edit):
     """Diagnose a copy of fixture @src changed by @edit(tree)."""
     d = tempfile.mkdtemp(prefix="iolab-test-", dir=os.environ.get(
@@ -297,8 +508,39 @@ def test_edited():
     ok(not f["fix"]["host"] and "VMware Paravirtual" in
        (f["fix"]["other_hypervisor"] or ""), name + ": PVSCSI, no QEMU tools")
     has(doc, "vmware-tools-not-running", "warning", name=name)
+    ok(doc["virtualization"]["vmm"] == "vmware", name + ": vmm vmware")
     lacks(doc, "guest-agent-channel", name)
     lacks(doc, "hypervisor-tcg", name)
+
+    # The same as if Hyper-V ran it.
+    def hyperv(t):
+        put(t, ".iolab/cpuid", "hypervisor_bit 1\nvendor Microsoft Hv\n")
+        put(t, "sys/class/dmi/id/sys_vendor", "Microsoft Corporation\n")
+        put(t, "sys/class/dmi/id/product_name", "Virtual Machine\n")
+    doc = edited("tcg-lsi", hyperv)
+    name = "hyperv-edit"
+    ok(doc["virtualization"]["vmm"] == "hyper-v", name + ": vmm hyper-v")
+    f = has(doc, "emulated-scsi", "critical", "sda", name)
+    ok(not f["fix"]["host"] and "Hyper-V" in other(f),
+       name + ": Hyper-V's SCSI controller, no QEMU tools")
+    lacks(doc, "guest-agent-channel", name)
+
+    # Two AHCI disks: each moves to a virtio target of its own.
+    def two_disks(t):
+        blk = os.path.join(t, "sys/devices/pci0000:00/0000:00:1f.2/ata1/"
+                           "host0/target0:0:0/0:0:0:0/block")
+        shutil.copytree(os.path.join(blk, "sda"), os.path.join(blk, "sdb"),
+                        symlinks=True)
+        os.symlink("../devices/pci0000:00/0000:00:1f.2/ata1/host0/"
+                   "target0:0:0/0:0:0:0/block/sdb",
+                   os.path.join(t, "sys/block/sdb"))
+    doc = edited("tcg-ahci-q35", two_disks)
+    name = "two-ahci-edit"
+    targets = [re.search(r"dev='(vd[a-z])'", has(
+        doc, "emulated-sata", "critical", d, name)["fix"]["host"].get(
+            "libvirt_xml", "")) for d in ("sda", "sdb")]
+    ok(all(targets) and [m.group(1) for m in targets] == ["vda", "vdb"],
+       name + ": sda and sdb move to vda and vdb, not both to one target")
 
     # QEMU by DMI, but no KVM signature and no kvm-clock.
     def hidden(t):
@@ -329,7 +571,8 @@ def test_edited():
     doc = edited("tcg-ahci-q35", metal)
     name = "metal-edit"
     ok(doc["virtualization"]["hypervisor"] == "none" and
-       not doc["virtualization"]["virtualized"], name + ": bare metal")
+       not doc["virtualization"]["virtualized"] and
+       doc["virtualization"]["vmm"] == "bare-metal", name + ": bare metal")
     sda = doc["disks"][0]
     ok(sda["kind"] == "native" and sda["controller"] == "SATA controller "
        "(AHCI)", name + ": a real AHCI controller")
@@ -359,6 +602,8 @@ def test_text_and_determinism():
             ok(doc.pop("time_utc", None) is not None,
                name + ": JSON says when it was written")
         ok(a == b, name + ": same JSON twice")
+        check_fix_merge(a, name)
+        check_platform_fit(a, name, out)
 
 
 test_ide("tcg-ide-piix", "apt", "update-initramfs -u -k all",
@@ -376,6 +621,8 @@ test_lsi("tcg-lsi", "apt", "apt-get install -y tuned")
 test_lsi("centos7-lsi", "yum", "yum install -y tuned")
 test_kvm()
 test_lvm()
+test_merge()
+test_platforms()
 test_edited()
 test_text_and_determinism()
 if not os.path.isdir(FIX):

@@ -175,7 +175,9 @@ static void test_mark_values(void **state)
 	hist_record(&h, 50000);
 	c.started = true;
 	c.scored = 2;
+	c.procedure = MARK_FIXED; /* CrystalDiskMark's: the best run */
 	c.mbps.max = 120.5;
+	c.mbps.mean = 110;
 	c.read_mbps.max = 80;
 	c.lat = &h;
 	for (int k = 0; k < MARK_NFIGS; k++) {
@@ -194,6 +196,10 @@ static void test_mark_values(void **state)
 					   0);
 		}
 	}
+	/* The precision procedure's headline is the mean. */
+	c.procedure = MARK_PRECISION;
+	assert_float_equal(mark_fig_value(&mark_figs[0], &c, MARK_READ), 110,
+			   0);
 	/* Not scored: no MB/s, whatever the cell holds. */
 	c.scored = 0;
 	assert_true(isnan(mark_fig_value(&mark_figs[0], &c, MARK_READ)));
@@ -206,6 +212,9 @@ static void test_mark_values(void **state)
 
 		if (!strcmp(f->key, "mbps_stddev"))
 			assert_float_equal(v, 8, 0);
+		else if (!strcmp(f->key, "mbps"))
+			/* No "headline": a document of CDM's procedure. */
+			assert_float_equal(v, 120.5, 0);
 		else if (!strcmp(f->key, "lat_p99"))
 			assert_float_equal(v, 2000000, 0);
 		else if (!strcmp(f->key, "read_mbps") ||

@@ -56,7 +56,9 @@ static void test_presets_match_reference(void **state)
 						   sizeof(name)));
 		}
 		assert_string_equal(got, reference[i].tests);
+		/* CrystalDiskMark's procedure, as its presets state it. */
 		mark_spec_defaults(&s);
+		mark_spec_set_fixed(&s, 5);
 		mark_spec_set_preset(&s, p);
 		assert_int_equal(s.time_ns, reference[i].time_ns ?
 						    reference[i].time_ns :
@@ -82,16 +84,33 @@ static void test_defaults(void **state)
 	(void)state;
 	mark_spec_defaults(&s);
 	assert_string_equal(s.preset, "default");
-	assert_int_equal(s.runs, 5);
-	assert_int_equal(s.time_ns, 5 * SEC);
-	assert_int_equal(s.interval_ns, 5 * SEC);
+	/* Runs of 500 ms until +-5 %, 3 at least, 20 s per test at most. */
+	assert_int_equal(s.procedure, MARK_PRECISION);
+	assert_int_equal(s.time_ns, SEC / 2);
+	assert_int_equal(s.interval_ns, 0);
+	assert_true(s.precision == 0.05);
+	assert_int_equal(s.min_runs, 3);
+	assert_int_equal(s.max_ns, 20 * SEC);
+	/* The warm-up takes one run's time of the 20 s: 39 runs at most. */
+	assert_int_equal(mark_max_runs(&s), 39);
 	assert_int_equal(s.mix_read_pct, 70);
 	assert_true(s.dir[MARK_READ] && s.dir[MARK_WRITE]);
 	assert_false(s.dir[MARK_MIX]);
 	assert_int_equal(s.base.cache, CACHE_NONE);
-	/* 8 tests x (1 warm-up + 5 runs) x 5 s + 7 pauses of 5 s. */
+	/* 8 tests x (1 warm-up + 3 runs) x 500 ms at least, no pauses; at
+	 * most 8 x 40 x 500 ms. */
 	assert_int_equal(mark_count(&s), 8);
+	assert_int_equal(mark_estimate_ns(&s), 8 * 4 * SEC / 2);
+	assert_int_equal(mark_estimate_max_ns(&s), 8 * 40 * SEC / 2);
+	/* CrystalDiskMark's: 8 tests x (1 warm-up + 5 runs) x 5 s + 7
+	 * pauses of 5 s. */
+	mark_spec_set_fixed(&s, 5);
+	assert_int_equal(s.runs, 5);
+	assert_int_equal(mark_max_runs(&s), 5);
+	assert_int_equal(s.time_ns, 5 * SEC);
+	assert_int_equal(s.interval_ns, 5 * SEC);
 	assert_int_equal(mark_estimate_ns(&s), (8 * 6 * 5 + 7 * 5) * SEC);
+	assert_int_equal(mark_estimate_max_ns(&s), mark_estimate_ns(&s));
 	assert_true(mark_needs_write(&s));
 	s.dir[MARK_WRITE] = false;
 	assert_false(mark_needs_write(&s));
@@ -189,7 +208,7 @@ static void test_jobs(void **state)
 	assert_int_equal(j.bs, 1 << 20);
 	assert_int_equal(j.qd, 8);
 	assert_int_equal(j.threads, 1);
-	assert_int_equal(j.runtime_ns, 5 * SEC);
+	assert_int_equal(j.runtime_ns, SEC / 2);
 	assert_int_equal(j.ramp_ns, 0);
 	assert_int_equal(j.flush_every, 0); /* reads never flush */
 	mark_job(&s, 2, MARK_WRITE, 1, &j);
@@ -248,7 +267,8 @@ static void test_matrix_cells(void **state)
 	(void)state;
 	matrix_spec_defaults(&m);
 	assert_string_equal(m.mark.preset, "cdm6");
-	assert_int_equal(m.mark.runs, 1);
+	assert_int_equal(m.mark.procedure, MARK_PRECISION);
+	assert_int_equal(m.mark.max_ns, 10 * SEC);
 	assert_int_equal(m.nengines, 3);
 	assert_int_equal(m.engines[0], ENGINE_THREADS);
 	assert_int_equal(m.engines[1], ENGINE_NATIVE);
@@ -256,8 +276,10 @@ static void test_matrix_cells(void **state)
 	assert_int_equal(m.ncaches, 5);
 	/* native x writethrough, writeback, unsafe: refused as QEMU does. */
 	assert_int_equal(matrix_cells_to_run(&m), 12);
-	assert_int_equal(matrix_estimate_ns(&m),
-			 12 * mark_estimate_ns(&m.mark) + 11 * 5 * SEC);
+	/* No pauses: 12 cells x 8 tests x 4 runs of 500 ms at least, x 10 s
+	 * at most (the fixed 1 + 1 runs of 5 s took as long). */
+	assert_int_equal(matrix_estimate_ns(&m), 12 * 8 * 4 * SEC / 2);
+	assert_int_equal(matrix_estimate_max_ns(&m), 12 * 8 * 10 * SEC);
 	m.mark.base.force = true;
 	assert_int_equal(matrix_cells_to_run(&m), 15);
 	assert_true(matrix_spec_validate(&m, &err));

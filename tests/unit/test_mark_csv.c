@@ -22,7 +22,7 @@
 #include "util/err.h"
 #include "util/warn.h"
 
-#define NCOLS 23 /* the test columns and the tail, without mix */
+#define NCOLS 26 /* the test columns and the tail, without mix */
 
 /* The fields of one CSV line (no quoting in these tests). */
 static int fields(const char *line, char out[][64], int max)
@@ -96,7 +96,7 @@ static void test_head(void **state)
 	assert_string_equal(v[0], "test");
 	assert_string_equal(v[NCOLS - 1], "warnings");
 	assert_int_equal(fields(hm, v, 40), NCOLS + 5);
-	assert_non_null(strstr(hm, ",mix_read_pct,mix_read_mbps_max,"));
+	assert_non_null(strstr(hm, ",mix_read_pct,mix_read_MB_s_max,"));
 	free(h);
 	free(hm);
 }
@@ -120,6 +120,7 @@ static void test_from_cell(void **state)
 	c.nruns = 3;
 	c.mbps = (struct mark_stat){ 41.5, 40.25, 39.0, 1.25 };
 	c.iops = (struct mark_stat){ 10131.8, 9826.7, 9521.5, 305.2 };
+	c.rel_ci = 0.0776;
 	c.lat = &h;
 	warn_add(&c.warnings, "few-samples", "only %d I/Os", 100);
 	warn_add(&c.warnings, "high-latency", "slow");
@@ -131,9 +132,14 @@ static void test_from_cell(void **state)
 	assert_string_equal(v[col("bs_bytes", false)], "4096");
 	assert_string_equal(v[col("direction", false)], "write");
 	assert_string_equal(v[col("runs_scored", false)], "3");
-	assert_string_equal(v[col("mbps_max", false)], "41.5");
-	assert_string_equal(v[col("mbps_min", false)], "39");
-	assert_string_equal(v[col("mbps_stddev", false)], "1.25");
+	assert_string_equal(v[col("MB_s_max", false)], "41.5");
+	/* The precision procedure's headline: the mean, and its interval
+	 * in percent of it. */
+	assert_string_equal(v[col("MB_s", false)], "40.25");
+	assert_string_equal(v[col("MB_s_ci95_pct", false)], "7.76");
+	assert_string_equal(v[col("iops", false)], "9826.7");
+	assert_string_equal(v[col("MB_s_min", false)], "39");
+	assert_string_equal(v[col("MB_s_stddev", false)], "1.25");
 	assert_string_equal(v[col("iops_mean", false)], "9826.7");
 	/* Latency in microseconds; min and max exact. */
 	assert_string_equal(v[col("lat_min_us", false)], "50");
@@ -165,9 +171,9 @@ static void test_one_run_no_stddev(void **state)
 	line = render(&row, false, false);
 	fields(line, v, 40);
 	/* A deviation of one run does not exist: empty, not 0. */
-	assert_string_equal(v[col("mbps_stddev", false)], "");
+	assert_string_equal(v[col("MB_s_stddev", false)], "");
 	assert_string_equal(v[col("iops_stddev", false)], "");
-	assert_string_equal(v[col("mbps_max", false)], "40");
+	assert_string_equal(v[col("MB_s_max", false)], "40");
 	/* No latency histogram: no latency figures. */
 	assert_string_equal(v[col("lat_mean_us", false)], "");
 	free(line);
@@ -224,8 +230,8 @@ static void test_from_json(void **state)
 	line = render(&row, false, false);
 	assert_int_equal(fields(line, v, 40), NCOLS);
 	assert_string_equal(v[col("runs_scored", false)], "2");
-	assert_string_equal(v[col("mbps_max", false)], "7.691");
-	assert_string_equal(v[col("mbps_stddev", false)], "0.27");
+	assert_string_equal(v[col("MB_s_max", false)], "7.691");
+	assert_string_equal(v[col("MB_s_stddev", false)], "0.27");
 	assert_string_equal(v[col("iops_min", false)], "1784.4");
 	assert_string_equal(v[col("lat_min_us", false)], "175.732");
 	assert_string_equal(v[col("lat_mean_us", false)], "531.755");

@@ -31,6 +31,7 @@ static void runs_cell(struct mark_cell *c, struct run_result *runs,
 		runs[i].spec.engine = ENGINE_IO_URING;
 		sum += mbps[i];
 	}
+	c->procedure = MARK_FIXED;
 	c->runs = runs;
 	c->scored = c->nruns = n;
 	c->mbps.mean = sum / n;
@@ -53,6 +54,7 @@ static void one_run_cell(struct mark_cell *c, struct run_result *r,
 	r->ts = ts;
 	r->nts = nts;
 	r->elapsed_s = elapsed_s;
+	c->procedure = MARK_FIXED;
 	c->runs = r;
 	c->scored = c->nruns = 1;
 	c->mbps.mean = 100;
@@ -60,9 +62,11 @@ static void one_run_cell(struct mark_cell *c, struct run_result *r,
 
 static bool noisy(struct mark_cell *c)
 {
+	struct mark_spec s;
 	bool has;
 
-	mark_noise_check(c);
+	mark_spec_defaults(&s);
+	mark_noise_check(c, &s);
 	has = warn_has(&c->warnings, "noisy");
 	warnings_free(&c->warnings);
 	return has;
@@ -112,11 +116,35 @@ static void test_one_run_seconds(void **state)
 	assert_false(noisy(&c));
 }
 
+/* The precision procedure: noisy means the interval did not narrow to
+ * the precision asked, whatever the spread of the runs. */
+static void test_precision(void **state)
+{
+	struct run_result runs[3];
+	struct mark_cell c;
+	const double spread[] = { 100, 60, 140 };
+
+	(void)state;
+	runs_cell(&c, runs, spread, 3);
+	c.procedure = MARK_PRECISION;
+	c.rel_ci = 0.04;
+	c.precise = true;
+	assert_false(noisy(&c)); /* known to +-4 %: the mean is a figure */
+	c.precise = false;
+	c.rel_ci = 0.12;
+	assert_true(noisy(&c));
+	c.rel_ci = __builtin_nan("");
+	assert_true(noisy(&c)); /* no interval at all */
+	c.partial = true;
+	assert_false(noisy(&c)); /* cut short: PARTIAL says it */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runs),
 		cmocka_unit_test(test_one_run_seconds),
+		cmocka_unit_test(test_precision),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

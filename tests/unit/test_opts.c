@@ -113,6 +113,33 @@ static void test_errors(void **state)
 	expect_error(a8, 2, "see 'iolab t --help'");
 }
 
+/* "--time 10 sec": the shell split the unit off; it is not the target. */
+static void test_unit_operand(void **state)
+{
+	char *a1[] = { "t", "--time", "10", "sec" };
+	char *a2[] = { "t", "--size", "1", "GiB" };
+	char *a3[] = { "t", "--time", "10", "./sec" };
+	char *a4[] = { "t", "--name", "x", "sec" };
+	char *a5[] = { "t", "--time", "10", "--", "sec" };
+	struct opt_state st;
+	struct err err;
+	struct o o;
+
+	(void)state;
+	expect_error(a1, 4, "'sec' after '--time 10' reads as a unit");
+	expect_error(a2, 4, "write '--size 1GiB'");
+	assert_int_equal(parse(&o, &st, &err, 4, a3), OPTS_OK);
+	assert_string_equal(st.positional[0], "./sec");
+	opts_state_free(&st);
+	/* A value that is no number takes no unit: "sec" is the target. */
+	assert_int_equal(parse(&o, &st, &err, 4, a4), OPTS_OK);
+	assert_string_equal(st.positional[0], "sec");
+	opts_state_free(&st);
+	assert_int_equal(parse(&o, &st, &err, 5, a5), OPTS_OK);
+	assert_string_equal(st.positional[0], "sec");
+	opts_state_free(&st);
+}
+
 /* fio's spellings and other commands' names, where the meaning is ours. */
 static void test_aliases(void **state)
 {
@@ -215,6 +242,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_forms),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_unit_operand),
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_enum),
 		cmocka_unit_test(test_double_dash),

@@ -350,6 +350,9 @@ static void test_blockstats(void **state)
 		"{\"device\": \"\", \"qdev\": "
 		"\"/machine/peripheral/virtio-disk1/virtio-backend\", "
 		"\"stats\": {\"rd_operations\": 1}}, "
+		"{\"device\": \"\", \"node-name\": \"lab-disk\", \"qdev\": "
+		"\"/machine/peripheral-anon/device[2]/virtio-backend\", "
+		"\"stats\": {\"rd_operations\": 2}}, "
 		"{\"device\": \"x\", \"stats\": 5}]}";
 	static const char later[] =
 		"{\"return\": [{\"device\": \"drive0\", \"stats\": {"
@@ -366,9 +369,11 @@ static void test_blockstats(void **state)
 	assert_true(top_blockstats_parse(reply, strlen(reply), &a, why,
 					 sizeof(why)));
 	/* The entry whose stats are no object is left out. */
-	assert_int_equal(a.n, 2);
+	assert_int_equal(a.n, 3);
 	assert_string_equal(a.d[0].name, "drive0");
 	assert_string_equal(a.d[1].name, "virtio-disk1");
+	/* A device without an id: its node, as advise names the disk. */
+	assert_string_equal(a.d[2].name, "lab-disk");
 	assert_true(top_blockstats_parse(later, strlen(later), &b, why,
 					 sizeof(why)));
 	/* Over 2 s: 200 reads in 200 ms, 20 writes in 100 ms, 10 flushes

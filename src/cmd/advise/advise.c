@@ -13,9 +13,11 @@
 #include "advise_proxmox.h"
 #include "advise_qemu.h"
 #include "advise_fix.h"
+#include "advise_fixed.h"
 #include "advise_rules.h"
 #include "advise_scan.h"
 #include "advise_report.h"
+#include "advise_rewrite.h"
 #include "../../util/err.h"
 #include "../../util/xmem.h"
 #include "../../util/infile.h"
@@ -31,8 +33,8 @@ struct src {
 };
 
 struct advise_opts {
-	bool running, json, csv, no_probe, rules;
-	const char *output, *pve_storage;
+	bool running, json, csv, no_probe, rules, diff;
+	const char *output, *pve_storage, *write_fixed;
 	struct src *src;
 	size_t nsrc;
 };
@@ -100,6 +102,10 @@ static const struct opt advise_table[] = {
 	  "CSV on stdout: one line per disk with its findings, for spreadsheets" },
 	{ "output", 'o', OPT_STRING, "FILE", OFF(output),
 	  "write the report to FILE instead of stdout" },
+	{ "diff", 0, OPT_FLAG, NULL, OFF(diff),
+	  "instead of the report: a unified diff from the input file to its corrected copy" },
+	{ "write-fixed", 0, OPT_STRING, "PATH", OFF(write_fixed),
+	  "also write the input file with every fix applied to PATH, a new file" },
 	{ "rules", 0, OPT_FLAG, NULL, OFF(rules),
 	  "list the rules (id, severity, summary) and exit" },
 	{ .kind = OPT_GROUP },
@@ -109,12 +115,16 @@ static const struct opt_cmd advise_cmd = {
 	.name = "advise",
 	.synopsis =
 		"iolab advise [--running] [--qemu-args STRING | --qemu-args-file FILE]\n"
-		"                    [--libvirt FILE] [--proxmox FILE] [--json | --csv]",
+		"                    [--libvirt FILE] [--proxmox FILE] [--json | --csv]\n"
+		"                    [--diff] [--write-fixed PATH]",
 	.summary =
 		"Read the disk settings of QEMU command lines, running QEMU processes,\n"
 		"libvirt domain XML and Proxmox VM configs; resolve each disk (file, format,\n"
 		"bus, cache mode, aio, iothread, queues) and flag unsafe or slow settings\n"
-		"with the corrected line in the source's own syntax.",
+		"with the corrected line in the source's own syntax. --diff and\n"
+		"--write-fixed apply every fix to one input file (a libvirt XML, a\n"
+		"Proxmox config or a QEMU argument file), changing only the lines and\n"
+		"elements the fixes change.",
 	.opts = advise_table,
 	.footer =
 		"Severity: error = QEMU or libvirt refuses to start, or flushes are dropped;\n"
@@ -163,6 +173,51 @@ static bool read_source(struct adv_report *r, const struct advise_opts *o,
 	return false;
 }
 
+/*
+ * --diff and --write-fixed rewrite one file: the single source, which
+ * must be a file. Returns its kind, or -1 with @err set.
+ */
+static int fixed_source(const struct advise_opts *o, struct err *err)
+{
+	const struct src *s = o->nsrc == 1 ? &o->src[0] : NULL;
+
+	if (!s || o->running || s->kind == SRC_ARGS ||
+	    (s->kind == SRC_ARGS_FILE && !strcmp(s->value, "-"))) {
+		err_set(err, EXIT_USAGE, 0,
+			"--diff and --write-fixed rewrite one input file: give exactly one --libvirt, --proxmox or --qemu-args-file FILE (not stdin)");
+		return -1;
+	}
+	return s->kind == SRC_LIBVIRT ? ADV_SRC_LIBVIRT :
+	       s->kind == SRC_PROXMOX ? ADV_SRC_PROXMOX :
+					ADV_SRC_QEMU;
+}
+
+/* The corrected copy: written to --write-fixed, shown by --diff. */
+static bool write_fixed(const struct advise_opts *o,
+			const struct adv_report *rep, enum adv_source kind,
+			FILE *out, struct err *err)
+{
+	char *orig = NULL, *fixed, *a, *b;
+	bool ok = true;
+
+	fixed = adv_fixed_text(rep, kind, o->src[0].value, &orig, err);
+	if (!fixed)
+		return false;
+	if (o->write_fixed)
+		ok = adv_write_new(o->write_fixed, fixed, err);
+	if (ok && o->diff) {
+		a = xasprintf("%s", o->src[0].value);
+		b = xasprintf("%s", o->write_fixed ? o->write_fixed :
+						     o->src[0].value);
+		rw_diff(out, orig, fixed, a, b);
+		free(a);
+		free(b);
+	}
+	free(orig);
+	free(fixed);
+	return ok;
+}
+
 static void list_rules(FILE *f)
 {
 	for (const struct adv_rule *r = adv_rules; r->id; r++)
@@ -180,6 +235,7 @@ int cmd_advise(int argc, char **argv)
 	FILE *out = NULL;
 	int rc = EXIT_OK, prc;
 	bool ok = true, complete = false;
+	int fkind = -1;
 
 	prc = opts_parse(&advise_cmd, argc, argv, &o, &st, &err);
 	if (prc != OPTS_OK) {
@@ -206,6 +262,13 @@ int cmd_advise(int argc, char **argv)
 				"--proxmox-storage applies to --proxmox; give the VM config too");
 			goto done;
 		}
+	}
+	if ((o.diff || o.write_fixed) && (fkind = fixed_source(&o, &err)) < 0)
+		goto done;
+	if (o.diff && (o.json || o.csv)) {
+		err_set(&err, EXIT_USAGE, 0,
+			"--diff replaces the report; leave out --json and --csv");
+		goto done;
 	}
 	for (size_t i = 0; i < o.nsrc; i++)
 		if (o.src[i].kind == SRC_LIBVIRT && !adv_libvirt_available()) {
@@ -239,7 +302,12 @@ int cmd_advise(int argc, char **argv)
 			.probe = ctx.probe,
 		};
 
-		if (o.json) {
+		if (fkind >= 0 &&
+		    !write_fixed(&o, &rep, (enum adv_source)fkind, out, &err))
+			goto done;
+		if (o.diff) {
+			/* the diff alone, for patch(1) */
+		} else if (o.json) {
 			if (!advise_json_write(&a, out, &err))
 				goto done;
 		} else if (o.csv) {

@@ -23,6 +23,30 @@ char *adv_new_iothread_name(const struct adv_vm *vm, const char *prefix,
 	}
 }
 
+static void record(const struct adv_edit *e, int item, const char *text)
+{
+	struct adv_repls *r = e ? e->repls : NULL;
+
+	if (!r)
+		return;
+	r->v = xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
+	r->v[r->n].item = item;
+	r->v[r->n++].text = xstrdup(text);
+}
+
+void fix_emit(struct fixbuf *b, const struct adv_edit *e, int item,
+	      const char *line)
+{
+	fixbuf_add(b, line);
+	record(e, item, line);
+}
+
+void fix_delete(const struct adv_edit *e, int item)
+{
+	if (item >= 0)
+		record(e, item, "");
+}
+
 void fixbuf_add(struct fixbuf *b, const char *line)
 {
 	size_t n = strlen(line);

@@ -13,6 +13,12 @@
 
 #include "advise_model.h"
 
+/* Where a writer records each line it writes (see struct adv_repl). */
+struct adv_repls {
+	struct adv_repl *v;
+	size_t n;
+};
+
 struct adv_edit {
 	const char *cache; /* set this cache mode */
 	const char *aio; /* set this aio mode */
@@ -34,6 +40,9 @@ struct adv_edit {
 	const char *target; /* with virtio: the new target (libvirt dev,
 			       Proxmox key) chosen for the whole VM; NULL:
 			       the writer picks one */
+	struct adv_repls *repls; /* record each line's place here, or NULL */
+	unsigned *new_pci; /* QEMU: PCI slots the VM's earlier fixes took
+			      for new devices (the writer adds its own) */
 };
 
 /* Corrected lines, '\n'-separated; the caller frees them. */
@@ -70,6 +79,29 @@ char *adv_pve_boot_fix(const struct adv_vm *vm, const char *const *from,
    yet. */
 char *adv_new_iothread_name(const struct adv_vm *vm, const char *prefix,
 			    unsigned seq);
+
+/*
+ * Add @line to @b and, if @e asks, record that it replaces item @item
+ * (-1: new).
+ */
+struct fixbuf;
+void fix_emit(struct fixbuf *b, const struct adv_edit *e, int item,
+	      const char *line);
+/* Record only: the fix deletes item @item (the text says so in words). */
+void fix_delete(const struct adv_edit *e, int item);
+
+/*
+ * A free PCI slot on the root bus of a QEMU PC machine for a new device:
+ * one that no device or drive of the command line asks for with addr= and
+ * that the machine's own devices do not take (i440fx: host bridge, PIIX,
+ * VGA; q35: host bridge, VGA, ICH9 LPC), counted down from the top so
+ * that devices QEMU places itself (lowest free slot first) do not meet
+ * it. @seq: how many new devices already took one. Writes "pci.0" or
+ * "pcie.0" to @bus; false for a machine that is not a PC or with no slot
+ * left (then QEMU places the device).
+ */
+bool adv_qemu_free_slot(const struct adv_vm *vm, unsigned seq, const char **bus,
+			unsigned *slot);
 
 /* Growing text buffer for the writers. */
 struct fixbuf {

@@ -307,7 +307,7 @@ static void read_source(struct lv *l, const xmlNode *disk, struct adv_disk *d,
 		free(vol);
 		free(v);
 	}
-	if (!d->protocol && type) {
+	if (!d->protocol) {
 		if (!strcmp(type, "file"))
 			d->protocol = xstrdup("file");
 		else if (!strcmp(type, "block"))
@@ -325,17 +325,17 @@ static bool read_disk(struct lv *l, const xmlNode *n,
 {
 	struct adv_vm *vm = l->vm;
 	char *type = attr(n, "type"), *device = attr(n, "device");
+	/* libvirt's default <disk> type is file (virDomainDiskDef). */
+	const char *dtype = type ? type : "file";
 	const xmlNode *drv = child(n, "driver"), *tgt = child(n, "target");
 	const xmlNode *addr = child(n, "address");
 	char *bus = NULL, *dev = NULL, where[512];
 	struct adv_disk *d;
 	int di, ti;
 	const char *v;
-	bool ok = true;
+	bool ok = true, cache_dflt;
 
 	snprintf(where, sizeof(where), "%s:%ld", l->path, xmlGetLineNo(n));
-	if (device && !strcmp(device, "floppy"))
-		goto out;
 	if (!tgt || !(dev = attr(tgt, "dev"))) {
 		ok = err_set(
 			err, EXIT_USAGE, 0,
@@ -358,17 +358,20 @@ static bool read_disk(struct lv *l, const xmlNode *n,
 	if (addr) {
 		char *at = attr(addr, "type");
 
-		if (at && !strcmp(at, "drive"))
+		/* Addresses that tie the disk to its bus: a move to virtio
+		   leaves them invalid. */
+		if (at && (!strcmp(at, "drive") || !strcmp(at, "usb")))
 			d->slot[ADV_SLOT_ADDR] = add_elem(l, addr, false);
 		free(at);
 	}
-	read_source(l, n, d, type);
+	read_source(l, n, d, dtype);
 
 	v = iget(l, di, "type");
 	d->format = xstrdup(v ? v : "raw");
 	v = iget(l, di, "cache");
+	cache_dflt = v && !strcmp(v, "default");
 	d->write_cache = true;
-	if (v && strcmp(v, "default")) {
+	if (v && !cache_dflt) {
 		if (!adv_cache_knobs(v, &d->direct, &d->no_flush,
 				     &d->write_cache) ||
 		    !strcmp(v, "off")) {
@@ -379,9 +382,19 @@ static bool read_disk(struct lv *l, const xmlNode *n,
 			goto out;
 		}
 		d->cache_set = true;
+	} else if (child(n, "shareable") && !d->readonly) {
+		/* libvirt gives a writable shared disk whose cache mode is
+		   "default" (absent or written so) cache=none. */
+		d->direct = true;
+		d->cache_default = xstrdup(
+			cache_dflt ?
+				"cache='default' on a <shareable/> disk: libvirt sets cache=none" :
+				"no cache attribute on a <shareable/> disk: libvirt sets cache=none");
 	} else {
-		d->cache_default =
-			xstrdup("no cache attribute: QEMU's default");
+		d->cache_default = xstrdup(
+			cache_dflt ?
+				"cache='default': libvirt leaves it to QEMU, whose default is writeback" :
+				"no cache attribute: QEMU's default");
 	}
 	if (d->protocol && (!strcmp(d->protocol, "file") ||
 			    !strcmp(d->protocol, "host_device") ||
@@ -409,6 +422,7 @@ static bool read_disk(struct lv *l, const xmlNode *n,
 		bus = xstrdup(!strncmp(dev, "vd", 2) ? "virtio" :
 			      !strncmp(dev, "hd", 2) ? "ide" :
 			      !strncmp(dev, "sd", 2) ? "scsi" :
+			      !strncmp(dev, "fd", 2) ? "fdc" :
 						       "unknown");
 	}
 	if (!strcmp(bus, "virtio")) {
@@ -421,6 +435,9 @@ static bool read_disk(struct lv *l, const xmlNode *n,
 			d->queues_auto = !vm->machine_old_queues;
 		}
 		d->queue_size = count(iget(l, di, "queue_size"));
+		/* libvirt starts a virtio-blk LUN with scsi=on, which QEMU
+		   9.1 removed. */
+		d->scsi_prop = d->passthrough;
 	} else if (!strcmp(bus, "scsi")) {
 		char *cs = addr ? attr(addr, "controller") : NULL;
 		int ci = find_ctrl(ctrls, nctrl, count(cs));
@@ -473,6 +490,11 @@ static bool read_disk(struct lv *l, const xmlNode *n,
 		d->bus = ADV_BUS_USB;
 		d->model = xstrdup("usb-storage");
 		d->queues = 1;
+	} else if (!strcmp(bus, "fdc")) {
+		d->bus = ADV_BUS_FLOPPY;
+		d->model = xstrdup(vm->q35 ? "floppy on isa-fdc" :
+					     "floppy on the PC's fdc");
+		d->queues = 1;
 	} else {
 		d->bus = ADV_BUS_OTHER;
 		d->model = xstrdup(bus);
@@ -510,7 +532,11 @@ static void read_iothreads(struct lv *l, const xmlNode *root)
 			adv_vm_add_iothread(l->vm, v);
 		free(v);
 	}
-	for (unsigned i = 1; !ids && i <= cnt && i <= 1024; i++) {
+	/* With fewer <iothreadids> than <iothreads>, libvirt gives the
+	   others the lowest ids not listed (virDomainIOThreadIDDefArrayInit). */
+	for (unsigned i = 1;
+	     l->vm->niothreads < cnt && l->vm->niothreads < LIBVIRT_MAX_DEVICES;
+	     i++) {
 		snprintf(id, sizeof(id), "%u", i);
 		adv_vm_add_iothread(l->vm, id);
 	}

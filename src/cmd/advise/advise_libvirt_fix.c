@@ -62,11 +62,11 @@ static char *xml_elem(const char *name, const struct kvl *kv, const char *text,
 }
 
 static void add_elem(struct fixbuf *out, const char *name, const struct kvl *kv,
-		     const char *text)
+		     const char *text, const struct adv_edit *e, int item)
 {
 	char *line = xml_elem(name, kv, text, 0, false);
 
-	fixbuf_add(out, line);
+	fix_emit(out, e, item, line);
 	free(line);
 }
 
@@ -259,17 +259,33 @@ char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
 
 	if (f.iothreads) {
 		snprintf(num, sizeof(num), "%u", f.iothreads);
-		add_elem(&out, "iothreads", &(struct kvl){ 0 }, num);
+		add_elem(&out, "iothreads", &(struct kvl){ 0 }, num, e,
+			 vm->vslot[ADV_VSLOT_IOTHREADS]);
 	}
-	if (f.drv_ch)
-		add_elem_inner(&out, "driver", &f.drv,
+	if (f.drv_ch) {
+		struct fixbuf one = { 0 };
+		char *text;
+
+		add_elem_inner(&one, "driver", &f.drv,
 			       inner_of(vm, d, ADV_SLOT_DRIVE), 0);
+		text = fixbuf_take(&one);
+		fix_emit(&out, e, d->slot[ADV_SLOT_DRIVE], text);
+		free(text);
+	}
 	if (f.tgt_ch)
-		add_elem(&out, "target", &f.tgt, NULL);
-	if (f.addr_note)
-		fixbuf_add(
+		add_elem(&out, "target", &f.tgt, NULL, e,
+			 d->slot[ADV_SLOT_DEVICE]);
+	if (f.addr_note) {
+		/* drive (IDE/SATA/SCSI) or usb: the old bus's address */
+		const char *at =
+			kvl_get(&vm->items[d->slot[ADV_SLOT_ADDR]].kv, "type");
+
+		fixbuf_addf(
 			&out,
-			"<!-- and delete this disk's <address type='drive' .../> -->");
+			"<!-- and delete this disk's <address type='%s' .../> -->",
+			at ? at : "drive");
+		fix_delete(e, d->slot[ADV_SLOT_ADDR]);
+	}
 	if (f.ctrl_ch && scsi_ctrl) {
 		const char *kids = inner_of(vm, d, ADV_SLOT_CTRL);
 		bool drv = f.cdrv.n || f.cdrv_ch;
@@ -283,7 +299,10 @@ char *adv_libvirt_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		/* the controller's other children (its PCI <address>) stay */
 		add_children_but(&in, kids, "<driver", 0);
 		text = fixbuf_take(&in);
-		add_elem_inner(&out, "controller", &f.ctrl, text, 0);
+		add_elem_inner(&in, "controller", &f.ctrl, text, 0);
+		free(text);
+		text = fixbuf_take(&in);
+		fix_emit(&out, e, d->slot[ADV_SLOT_CTRL], text);
 		free(text);
 	}
 	kvl_free(&f.drv);

@@ -296,7 +296,7 @@ static void merge_vm(struct adv_report *r, size_t v)
 	char **taken = xcalloc(vm->ndisks + 1, sizeof(*taken));
 	const char **from = xcalloc(vm->ndisks + 1, sizeof(*from));
 	size_t ntaken = 0;
-	unsigned new_iothreads = 0, defined = 0;
+	unsigned new_iothreads = 0, defined = 0, new_pci = 0;
 	/* per item: the new iothread its virtio-scsi controller got, +1 */
 	unsigned *ctrl_seq = xcalloc(vm->nitems + 1, sizeof(*ctrl_seq));
 
@@ -371,7 +371,15 @@ static void merge_vm(struct adv_report *r, size_t v)
 				say_target(r, v, di, from[ntaken - 1], t, pve);
 			}
 		}
-		d->corrected = adv_fix(vm, d, &m);
+		{
+			struct adv_repls rp = { 0 };
+
+			m.repls = &rp;
+			m.new_pci = &new_pci;
+			d->corrected = adv_fix(vm, d, &m);
+			d->repl = rp.v;
+			d->nrepl = rp.n;
+		}
 	}
 	adv_split_vm_lines(vm, from, (const char *const *)taken, ntaken);
 	free(ctrl_seq);

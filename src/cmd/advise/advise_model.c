@@ -37,6 +37,11 @@ static void disk_free(struct adv_disk *d)
 	free(d->where);
 	free(d->proto_prefix);
 	free(d->corrected);
+	free(d->refused);
+	free(d->refused_fix);
+	for (size_t i = 0; i < d->nrepl; i++)
+		free(d->repl[i].text);
+	free(d->repl);
 }
 
 void adv_vm_free(struct adv_vm *vm)
@@ -170,6 +175,7 @@ const char *adv_bus_name(enum adv_bus bus)
 		[ADV_BUS_SATA] = "sata",
 		[ADV_BUS_NVME] = "nvme",
 		[ADV_BUS_USB] = "usb",
+		[ADV_BUS_FLOPPY] = "floppy",
 		[ADV_BUS_OTHER] = "other",
 	};
 

@@ -51,6 +51,7 @@ enum adv_bus {
 	ADV_BUS_SATA, /* AHCI */
 	ADV_BUS_NVME,
 	ADV_BUS_USB,
+	ADV_BUS_FLOPPY, /* the PC's floppy controller */
 	ADV_BUS_OTHER,
 };
 
@@ -74,10 +75,21 @@ enum adv_storage_kind {
 struct adv_storage {
 	enum adv_storage_kind kind;
 	bool thin; /* space is allocated on write: discard gives it back */
+	bool no_direct; /* O_DIRECT is wrong here (Proxmox btrfs without
+			   nocow: qemu-server leaves it off on purpose) */
 	char what[128]; /* "LVM thin volume", "sparse file, 3% allocated" */
 };
 
 #define ADV_MAX_BADPROPS 4
+
+/*
+ * One corrected line of a disk's fix and what it takes the place of in
+ * the input, so that --write-fixed and --diff can put it there.
+ */
+struct adv_repl {
+	int item; /* the item it replaces, -1: a new line or element */
+	char *text; /* the corrected line(s); "" with item >= 0: delete */
+};
 
 /* Items that configure a disk, by role; -1 when absent. */
 enum adv_slot {
@@ -127,8 +139,14 @@ struct adv_disk {
 	char *where;
 	int slot[ADV_SLOT_N];
 	char *proto_prefix; /* "file." for an inline -blockdev child */
+	char *refused; /* why the managing tool (Proxmox) refuses this
+			  disk as configured, or NULL */
+	char *refused_fix; /* a fix that tool takes */
 	char *corrected; /* its own lines with every fix applied (the VM's
 			    lines they need are in vm->corrected), or NULL */
+	struct adv_repl *repl; /* every line its fix writes (its own and
+				  the VM's), with what each replaces */
+	size_t nrepl;
 };
 
 /* VM-level items, by role; -1 when absent. */

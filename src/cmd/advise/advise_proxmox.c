@@ -26,6 +26,8 @@
 
 struct pve_storage {
 	char *id, *type, *path, *vg, *pool;
+	char *content; /* as written, NULL: the plugin's default */
+	char *portal, *target, *server, *volume; /* iSCSI, GlusterFS */
 	bool krbd, sparse, nocow;
 };
 
@@ -102,6 +104,16 @@ static bool parse_storage_cfg(struct pve *p, const char *path, const char *text,
 			replace(&cur->vg, sp);
 		else if (!strcmp(t, "pool"))
 			replace(&cur->pool, sp);
+		else if (!strcmp(t, "content"))
+			replace(&cur->content, sp);
+		else if (!strcmp(t, "portal"))
+			replace(&cur->portal, sp);
+		else if (!strcmp(t, "target"))
+			replace(&cur->target, sp);
+		else if (!strcmp(t, "server"))
+			replace(&cur->server, sp);
+		else if (!strcmp(t, "volume"))
+			replace(&cur->volume, sp);
 		else if (!strcmp(t, "krbd"))
 			cur->krbd = !strcmp(sp, "1");
 		else if (!strcmp(t, "sparse"))
@@ -167,6 +179,11 @@ static void storage_free(struct pve *p)
 		free(p->st[i].path);
 		free(p->st[i].vg);
 		free(p->st[i].pool);
+		free(p->st[i].content);
+		free(p->st[i].portal);
+		free(p->st[i].target);
+		free(p->st[i].server);
+		free(p->st[i].volume);
 	}
 	free(p->st);
 	free(p->storage_cfg);
@@ -299,9 +316,20 @@ static void resolve_volume(struct pve *p, struct adv_disk *d, const char *vol)
 		d->file = xstrdup(vol);
 		return;
 	}
-	if (!strcmp(type, "dir") || !strcmp(type, "nfs") ||
-	    !strcmp(type, "cifs") || !strcmp(type, "glusterfs") ||
-	    !strcmp(type, "btrfs") || !strcmp(type, "cephfs")) {
+	if (!strcmp(type, "glusterfs") && strncmp(name, "iso/", 4)) {
+		/* GlusterfsPlugin::path(): disks go through libgfapi */
+		d->file = xasprintf("gluster://%s/%s/images/%s",
+				    s && s->server ? s->server : "localhost",
+				    s && s->volume ? s->volume : sid, name);
+		d->protocol = xstrdup("gluster");
+		d->st.kind = ADV_ST_NETWORK;
+		d->st.thin = d->format && strcmp(d->format, "raw");
+		snprintf(what, sizeof(what),
+			 "%s image on glusterfs storage '%s' (libgfapi)",
+			 d->format ? d->format : "raw", sid);
+	} else if (!strcmp(type, "dir") || !strcmp(type, "nfs") ||
+		   !strcmp(type, "cifs") || !strcmp(type, "glusterfs") ||
+		   !strcmp(type, "btrfs") || !strcmp(type, "cephfs")) {
 		const char *base = s && s->path ? s->path : NULL;
 		char *def = NULL;
 		bool sparse_raw = !d->format || !strcmp(d->format, "raw");
@@ -311,13 +339,23 @@ static void resolve_volume(struct pve *p, struct adv_disk *d, const char *vol)
 						     !strcmp(sid, "local") ?
 					     xstrdup("/var/lib/vz") :
 					     xasprintf("/mnt/pve/%s", sid);
-		/* ISO images live under template/iso, disks under images */
+		size_t n = strlen(name);
+
+		/* ISO images live under template/iso, disks under images;
+		   btrfs keeps a raw image in its own subvolume */
 		if (!strncmp(name, "iso/", 4))
 			d->file = xasprintf("%s/template/%s", base, name);
+		else if (!strcmp(type, "btrfs") && n > 4 &&
+			 !strcmp(name + n - 4, ".raw"))
+			d->file = xasprintf("%s/images/%.*s/disk.raw", base,
+					    (int)(n - 4), name);
 		else
 			d->file = xasprintf("%s/images/%s", base, name);
 		free(def);
 		d->protocol = xstrdup("file");
+		/* BTRFSPlugin: O_DIRECT on a file with data checksums can
+		   leave checksum errors, so qemu-server does not use it */
+		d->st.no_direct = !strcmp(type, "btrfs") && !(s && s->nocow);
 		d->st.kind = !strcmp(type, "nfs")	? ADV_ST_NFS :
 			     !strcmp(type, "cifs")	? ADV_ST_CIFS :
 			     !strcmp(type, "glusterfs") ? ADV_ST_NETWORK :
@@ -354,6 +392,17 @@ static void resolve_volume(struct pve *p, struct adv_disk *d, const char *vol)
 		d->st.thin = true;
 		snprintf(what, sizeof(what), "Ceph RBD (%s) on storage '%s'",
 			 s && s->krbd ? "krbd" : "librbd", sid);
+	} else if (!strcmp(type, "zfs")) {
+		/* ZFS over iSCSI: ZFSPlugin::path() gives QEMU an iscsi://
+		   URL that it opens with libiscsi, no host block device */
+		d->file = xasprintf("iscsi://%s/%s/(LUN of %s)",
+				    s && s->portal ? s->portal : "?",
+				    s && s->target ? s->target : "?", name);
+		d->protocol = xstrdup("iscsi");
+		d->st.kind = ADV_ST_ISCSI;
+		d->st.thin = true;
+		snprintf(what, sizeof(what),
+			 "ZFS over iSCSI on storage '%s' (libiscsi)", sid);
 	} else if (!strncmp(type, "iscsi", 5)) {
 		d->file = xstrdup(vol);
 		d->protocol = xstrdup(!strcmp(type, "iscsi") ? "host_device" :
@@ -390,6 +439,94 @@ static bool io_uring_allowed(const struct adv_disk *d)
 	if (d->st.kind == ADV_ST_KRBD && !d->direct)
 		return false;
 	return d->st.kind != ADV_ST_LVM && d->st.kind != ADV_ST_CIFS;
+}
+
+/* The drive line with "media=cdrom" after the volume. */
+static char *line_with_cdrom(const struct kvl *kv, const char *key)
+{
+	char *line = xasprintf("%s:", key);
+
+	for (size_t i = 0; i < kv->n; i++) {
+		const struct kv *e = &kv->v[i];
+		char *next;
+
+		if (!strcmp(e->key, "file"))
+			next = xasprintf("%s%s%s%s,media=cdrom", line,
+					 i ? "," : " ",
+					 e->implied ? "" : "file=", e->val);
+		else
+			next = xasprintf("%s%s%s=%s", line, i ? "," : " ",
+					 e->key, e->val);
+		free(line);
+		line = next;
+	}
+	return line;
+}
+
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *s = list; s && *s; s += strcspn(s, ",")) {
+		s += strspn(s, ", ");
+		if (!strncmp(s, word, n) &&
+		    (s[n] == ',' || s[n] == ' ' || s[n] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+static void add_refusal(struct adv_disk *d, char *why, char *fix)
+{
+	char *w = d->refused ? xasprintf("%s; %s", d->refused, why) : why;
+	char *f = d->refused_fix ?
+			  xasprintf("%s; and %s", d->refused_fix, fix) :
+			  fix;
+
+	if (w != why) {
+		free(d->refused);
+		free(why);
+	}
+	if (f != fix) {
+		free(d->refused_fix);
+		free(fix);
+	}
+	d->refused = w;
+	d->refused_fix = f;
+}
+
+/*
+ * What qemu-server itself refuses at "qm start": a volume whose content
+ * type its storage does not list (get_current_vm_volumes ->
+ * check_volume_storage_type), and an ISO image without media=
+ * (config_to_command: "explicit media parameter is required for iso
+ * images").
+ */
+static void check_refused(struct adv_disk *d, const struct kvl *kv,
+			  const char *key, const struct pve_storage *st)
+{
+	const char *vol = kvl_get(kv, "file"), *colon = strchr(vol, ':');
+	bool iso = vol[0] != '/' && colon && !strncmp(colon + 1, "iso/", 4);
+	const char *vtype = iso ? "iso" : "images";
+
+	if (st && st->content && !has_word(st->content, vtype))
+		add_refusal(
+			d,
+			xasprintf(
+				"storage '%s' does not support content-type '%s' (its content is '%s'): Proxmox refuses to start the VM",
+				st->id, vtype, st->content),
+			xasprintf("pvesm set %s --content %s,%s", st->id,
+				  st->content, vtype));
+	if (iso && !kvl_get(kv, "media")) {
+		/* Proxmox means a CD-ROM: no data-disk advice for it */
+		d->cdrom = true;
+		add_refusal(
+			d,
+			xasprintf(
+				"%s: an ISO image without media=cdrom: Proxmox refuses to start the VM (\"explicit media parameter is required for iso images\")",
+				key),
+			line_with_cdrom(kv, key));
+	}
 }
 
 static bool read_drive(struct pve *p, size_t ci, struct err *err)
@@ -474,6 +611,7 @@ static bool read_drive(struct pve *p, size_t ci, struct err *err)
 	}
 	resolve_volume(p, d, kvl_get(kv, "file"));
 	st = disk_storage(p, d);
+	check_refused(d, kv, key, st);
 
 	for (size_t i = 0; i < kv->n; i++) {
 		const char *k = kv->v[i].key;

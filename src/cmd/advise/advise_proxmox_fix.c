@@ -41,6 +41,16 @@ static const char *vm_value(const struct adv_vm *vm, int vslot)
 	return it < 0 ? NULL : kvl_get(&vm->items[it].kv, "value");
 }
 
+/* The item of the main section's @key: line, or -1. */
+static int item_of(const struct adv_vm *vm, const char *key)
+{
+	for (size_t i = 0; i < vm->nitems; i++)
+		if (vm->items[i].syn == ADV_SYN_PVE &&
+		    !strcmp(vm->items[i].head, key))
+			return (int)i;
+	return -1;
+}
+
 static bool key_used(const struct adv_vm *vm, const char *key)
 {
 	for (size_t i = 0; i < vm->nitems; i++)
@@ -123,7 +133,9 @@ char *adv_pve_fix(const struct adv_vm *vm, const struct adv_disk *d,
 	} else if (e->queues) {
 		/* Proxmox has no num-queues for virtio-blk: QEMU's default
 		   is one per vCPU from machine type 5.2 on. */
-		fixbuf_addf(&out, "machine: %s", vm->q35 ? "q35" : "pc");
+		line = xasprintf("machine: %s", vm->q35 ? "q35" : "pc");
+		fix_emit(&out, e, item_of(vm, "machine"), line);
+		free(line);
 	}
 	for (int k = 0; k < d->nbadprop; k++) {
 		if (!(e->fix_props & (1u << k)))
@@ -146,10 +158,11 @@ char *adv_pve_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		changed = need_single = true;
 	}
 	if (need_single && (!hw || strcmp(hw, "virtio-scsi-single")))
-		fixbuf_add(&out, "scsihw: virtio-scsi-single");
+		fix_emit(&out, e, vm->vslot[ADV_VSLOT_SCSIHW],
+			 "scsihw: virtio-scsi-single");
 	if (changed) {
 		line = pve_line(key, &kv);
-		fixbuf_add(&out, line);
+		fix_emit(&out, e, it, line);
 		free(line);
 	}
 	if (strcmp(key, vm->items[it].head)) {
@@ -157,7 +170,7 @@ char *adv_pve_fix(const struct adv_vm *vm, const struct adv_disk *d,
 
 		line = adv_pve_boot_fix(vm, &from, &to, 1);
 		if (line)
-			fixbuf_add(&out, line);
+			fix_emit(&out, e, vm->vslot[ADV_VSLOT_BOOT], line);
 		free(line);
 	}
 	kvl_free(&kv);

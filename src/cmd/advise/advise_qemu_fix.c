@@ -21,7 +21,30 @@ struct qfix {
 	struct kvl newdev; /* a -device to add (or to replace DEVICE) */
 	bool add_dev;
 	char *object; /* "-object iothread,id=X" to add */
+	const struct adv_edit *e;
 };
+
+/*
+ * A device this fix creates (or turns into a virtio PCI device) names a
+ * free PCI slot, so that it cannot take one a later device asks for.
+ */
+static void place(struct qfix *f, struct kvl *l)
+{
+	const char *bus;
+	unsigned slot;
+	char addr[16];
+
+	if (kvl_get(l, "addr"))
+		return;
+	if (!adv_qemu_free_slot(f->vm, f->e->new_pci ? *f->e->new_pci : 0, &bus,
+				&slot))
+		return;
+	if (f->e->new_pci)
+		++*f->e->new_pci;
+	snprintf(addr, sizeof(addr), "0x%x", slot);
+	kvl_set(l, "bus", bus, KV_STR);
+	kvl_set(l, "addr", addr, KV_STR);
+}
 
 static void setb(struct kvl *l, const char *key, bool on)
 {
@@ -101,6 +124,7 @@ static struct kvl *ensure_device(struct qfix *f)
 	f->changed[ADV_SLOT_DRIVE] = true;
 	add_driver(&f->newdev, "virtio-blk-pci", false);
 	kvl_add(&f->newdev, "drive", id, KV_STR);
+	place(f, &f->newdev);
 	f->add_dev = true;
 	return &f->newdev;
 }
@@ -222,16 +246,19 @@ static void edit_virtio(struct qfix *f)
 		copy_key(&v, V, "write-cache");
 		kvl_free(V);
 		*V = v;
+		place(f, V);
 		f->changed[ADV_SLOT_DEVICE] = true;
 		return;
 	}
 	if (f->have[ADV_SLOT_DRIVE]) {
 		struct kvl *D = &f->kv[ADV_SLOT_DRIVE];
 
-		kvl_set(D, "if", "virtio", KV_STR);
+		/* if=none and a -device of its own: -drive has no bus= or
+		   addr= that QEMU still takes, so if=virtio would take the
+		   lowest free PCI slot */
 		kvl_del(D, "bus");
 		kvl_del(D, "unit");
-		f->changed[ADV_SLOT_DRIVE] = true;
+		ensure_device(f);
 	}
 }
 
@@ -297,7 +324,7 @@ char *adv_qemu_fix(const struct adv_vm *vm, const struct adv_disk *d,
 	static const int order[] = { ADV_SLOT_DRIVE, ADV_SLOT_PROTO,
 				     ADV_SLOT_FORMAT, ADV_SLOT_CTRL,
 				     ADV_SLOT_DEVICE };
-	struct qfix f = { .vm = vm, .d = d };
+	struct qfix f = { .vm = vm, .d = d, .e = e };
 	struct fixbuf out = { 0 };
 	char *name = NULL;
 
@@ -354,7 +381,7 @@ char *adv_qemu_fix(const struct adv_vm *vm, const struct adv_disk *d,
 	}
 
 	if (f.object)
-		fixbuf_add(&out, f.object);
+		fix_emit(&out, e, -1, f.object);
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		int s = order[i];
 		char *line;
@@ -362,13 +389,15 @@ char *adv_qemu_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		if (!f.changed[s] || d->slot[s] < 0)
 			continue;
 		line = format_item(&vm->items[d->slot[s]], &f.kv[s]);
-		fixbuf_add(&out, line);
+		fix_emit(&out, e, d->slot[s], line);
 		free(line);
 	}
 	if (f.add_dev) {
 		char *opts = qopts_format(&f.newdev), *q = sh_quote(opts);
+		char *line = xasprintf("-device %s", q);
 
-		fixbuf_addf(&out, "-device %s", q);
+		fix_emit(&out, e, -1, line);
+		free(line);
 		free(opts);
 		free(q);
 	}

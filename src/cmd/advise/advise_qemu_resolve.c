@@ -561,7 +561,15 @@ static bool attach_device(struct qcollect *c, int dev_item, struct adv_disk *d,
 		if ((v = qemu_dev_prop(c, dev, "iothread")) ||
 		    (v = kvl_get(dev, "iothread-vq-mapping.0.iothread")))
 			d->iothread = xstrdup(v);
-		d->scsi_prop = qemu_dev_prop(c, dev, "scsi") != NULL;
+		if ((v = qemu_dev_prop(c, dev, "scsi"))) {
+			bool on = false;
+
+			kv_parse_bool(v, &on);
+			d->passthrough = on;
+			/* libvirt writes scsi=off itself and stops once its
+			   QEMU lacks the property; only a LUN (scsi=on) stays */
+			d->scsi_prop = on || !vm->libvirt_managed;
+		}
 		return true;
 	}
 	if (in_list(drv, scsi_disk_drivers)) {
@@ -636,6 +644,12 @@ static bool attach_device(struct qcollect *c, int dev_item, struct adv_disk *d,
 		d->queues_auto = true;
 		return true;
 	}
+	if (!strcmp(drv, "floppy")) {
+		d->bus = ADV_BUS_FLOPPY;
+		d->model = xstrdup("floppy on isa-fdc");
+		d->queues = 1;
+		return true;
+	}
 	d->bus = !strncmp(drv, "usb-", 4) ? ADV_BUS_USB : ADV_BUS_OTHER;
 	d->model = xstrdup(drv);
 	d->queues = 1;
@@ -647,7 +661,8 @@ static bool is_disk_device(const char *drv)
 	return in_list(drv, virtio_blk_drivers) ||
 	       in_list(drv, scsi_disk_drivers) ||
 	       in_list(drv, ide_disk_drivers) || !strcmp(drv, "nvme") ||
-	       !strcmp(drv, "nvme-ns") || !strcmp(drv, "usb-storage");
+	       !strcmp(drv, "nvme-ns") || !strcmp(drv, "usb-storage") ||
+	       !strcmp(drv, "floppy");
 }
 
 static char *disk_name(const struct adv_vm *vm, const struct adv_disk *d,
@@ -671,8 +686,8 @@ static bool implicit_device(struct qcollect *c, size_t k, bool *attached,
 	struct adv_disk *d;
 
 	if (attached[k] || (strcmp(iface, "ide") && strcmp(iface, "scsi") &&
-			    strcmp(iface, "virtio")))
-		return true; /* none, floppy, pflash, sd, mtd: not a disk */
+			    strcmp(iface, "virtio") && strcmp(iface, "floppy")))
+		return true; /* none, pflash, sd, mtd: not a disk */
 	d = adv_vm_add_disk(vm);
 	d->id = drive_id(c, k);
 	d->where = xstrdup(vm->items[it].where);
@@ -683,6 +698,10 @@ static bool implicit_device(struct qcollect *c, size_t k, bool *attached,
 		d->model = xstrdup("virtio-blk-pci (if=virtio)");
 		virtio_queues(c, d, &(struct kvl){ 0 }, "num-queues",
 			      "queue-size");
+	} else if (!strcmp(iface, "floppy")) {
+		d->bus = ADV_BUS_FLOPPY;
+		d->model = xstrdup("floppy (if=floppy)");
+		d->queues = 1;
 	} else if (!strcmp(iface, "scsi")) {
 		d->bus = ADV_BUS_SCSI_EMULATED;
 		d->model = xstrdup(d->cdrom ?
@@ -695,6 +714,36 @@ static bool implicit_device(struct qcollect *c, size_t k, bool *attached,
 				     d->cdrom ? "ide-cd" : "ide-hd");
 		d->queues = 1;
 	}
+	return true;
+}
+
+/* -global isa-fdc.driveA=ID (libvirt before -device floppy): a floppy. */
+static bool fdc_global(struct qcollect *c, const struct qglobal *g,
+		       char *const *ids, bool *attached, struct err *err)
+{
+	struct adv_vm *vm = c->vm;
+	struct adv_disk *d;
+	size_t k;
+
+	if (strcmp(g->driver, "isa-fdc") ||
+	    (strcmp(g->prop, "driveA") && strcmp(g->prop, "driveB")))
+		return true;
+	for (k = 0; k < c->ndrives; k++)
+		if (!attached[k] && !strcmp(ids[k], g->value))
+			break;
+	if (k == c->ndrives)
+		return true;
+	attached[k] = true;
+	d = adv_vm_add_disk(vm);
+	d->id = xstrdup(ids[k]);
+	d->where = xstrdup(vm->items[c->drives[k]].where);
+	d->write_cache = true;
+	if (!resolve_drive(c, c->drives[k], d, err))
+		return false;
+	d = &vm->disks[vm->ndisks - 1];
+	d->bus = ADV_BUS_FLOPPY;
+	d->model = xstrdup("floppy on isa-fdc");
+	d->queues = 1;
 	return true;
 }
 
@@ -748,6 +797,8 @@ bool qemu_resolve(struct qcollect *c, struct err *err)
 		d = &vm->disks[vm->ndisks - 1];
 		d->id = disk_name(vm, d, backend);
 	}
+	for (size_t g = 0; ok && g < c->nglobals; g++)
+		ok = fdc_global(c, &c->globals[g], ids, attached, err);
 	for (size_t k = 0; ok && k < c->ndrives; k++)
 		ok = implicit_device(c, k, attached, err);
 	for (size_t k = 0; k < c->ndrives; k++)

@@ -14,6 +14,8 @@
 const struct adv_rule adv_rules[] = {
 	{ "native-without-direct", ADV_ERROR,
 	  "aio=native without cache.direct=on: QEMU (or libvirt) refuses to start" },
+	{ "config-refused", ADV_ERROR,
+	  "a disk the managing tool (Proxmox) refuses to start as configured" },
 	{ "cache-unsafe", ADV_ERROR,
 	  "cache=unsafe / cache.no-flush=on: guest flushes are dropped" },
 	{ "bad-property", ADV_ERROR,
@@ -26,6 +28,8 @@ const struct adv_rule adv_rules[] = {
 	  "cache=writeback: safe only with a guest that flushes" },
 	{ "cache-writethrough", ADV_WARNING,
 	  "writethrough/directsync/write-cache=off: a flush after every write" },
+	{ "direct-on-btrfs", ADV_WARNING,
+	  "cache=none/directsync on Proxmox btrfs storage without nocow" },
 	{ "emulated-controller", ADV_WARNING,
 	  "IDE, SATA (AHCI) or an emulated SCSI HBA instead of virtio" },
 	{ "no-iothread", ADV_WARNING,
@@ -112,6 +116,10 @@ static const char *bus_words(enum adv_bus b)
 		return "SATA (AHCI)";
 	case ADV_BUS_SCSI_EMULATED:
 		return "emulated SCSI HBA";
+	case ADV_BUS_USB:
+		return "USB mass storage";
+	case ADV_BUS_FLOPPY:
+		return "floppy";
 	case ADV_BUS_VIRTIO_BLK:
 		return "virtio-blk";
 	case ADV_BUS_VIRTIO_SCSI:
@@ -119,6 +127,22 @@ static const char *bus_words(enum adv_bus b)
 	default:
 		return adv_bus_name(b);
 	}
+}
+
+/* The cache mode a fix sets instead of an unsafe or slow one. */
+static const char *safe_cache(const struct adv_disk *d)
+{
+	return d->st.no_direct ? "writeback" : "none";
+}
+
+static void rule_refused(struct rctx *c)
+{
+	if (!c->d->refused)
+		return;
+	find(c, "config-refused", NULL,
+	     xstrdup(c->d->refused_fix ? c->d->refused_fix : ""),
+	     xstrdup(c->d->refused),
+	     xstrdup("qemu-server checks the configuration before QEMU runs: every volume's content type must be in its storage's content list (check_volume_storage_type at start), and an ISO image must be marked media=cdrom (config_to_command); until then the VM does not start"));
 }
 
 static void rule_native(struct rctx *c)
@@ -129,6 +153,8 @@ static void rule_native(struct rctx *c)
 
 	if (!d->aio || strcmp(d->aio, "native") || d->direct)
 		return;
+	if (d->st.no_direct)
+		e = (struct adv_edit){ .aio = "io_uring" };
 	if (libvirt(c) && d->cache_set)
 		find(c, "native-without-direct", &e, NULL,
 		     xasprintf(
@@ -150,7 +176,7 @@ static void rule_native(struct rctx *c)
 
 static void rule_unsafe(struct rctx *c)
 {
-	struct adv_edit e = { .cache = "none" };
+	struct adv_edit e = { .cache = safe_cache(c->d) };
 
 	if (!c->d->no_flush || !writable(c->d))
 		return;
@@ -178,8 +204,9 @@ static void rule_writeback(struct rctx *c)
 	const struct adv_disk *d = c->d;
 	struct adv_edit e = { .cache = "none" };
 
+	/* on btrfs without nocow writeback is Proxmox's deliberate choice */
 	if (d->direct || d->no_flush || !d->write_cache || !writable(d) ||
-	    !page_cached(d))
+	    !page_cached(d) || d->st.no_direct)
 		return;
 	find(c, "cache-writeback", &e, NULL,
 	     xasprintf(
@@ -195,7 +222,7 @@ static void rule_writeback(struct rctx *c)
 static void rule_writethrough(struct rctx *c)
 {
 	const struct adv_disk *d = c->d;
-	struct adv_edit e = { .cache = "none" };
+	struct adv_edit e = { .cache = safe_cache(d) };
 
 	if (d->write_cache || d->no_flush || !writable(d))
 		return;
@@ -222,6 +249,31 @@ static void rule_qemu10(struct rctx *c)
 	     xstrdup("QEMU 10.0 (commit 984a32f17e, \"file-posix: Support FUA writes\") sends FUA to Linux AIO and io_uring as RWF_DSYNC on the write instead of a separate fdatasync: 4k QD1 45.6k to 56.1k IOPS in the commit's test; aio=threads still flushes separately"));
 }
 
+/* A floppy cannot just change bus: the device type changes too. */
+static const char *floppy_fix(const struct rctx *c)
+{
+	if (libvirt(c))
+		return "attach the image as a disk instead: <disk type='file' device='disk'> with <target dev='vdX' bus='virtio'/> (a free vdX), or remove the floppy once the guest no longer reads it (a driver disk is needed only during installation)";
+	return "attach the image as a virtio disk instead (-drive file=IMAGE,format=raw,if=virtio), or remove the floppy once the guest no longer reads it (a driver disk is needed only during installation)";
+}
+
+static void rule_btrfs(struct rctx *c)
+{
+	const struct adv_disk *d = c->d;
+	bool native = d->aio && !strcmp(d->aio, "native");
+	struct adv_edit e = { .cache = d->write_cache ? "writeback" :
+							"writethrough",
+			      .aio = native ? "io_uring" : NULL };
+
+	if (!d->direct || !d->st.no_direct || !writable(d))
+		return;
+	find(c, "direct-on-btrfs", &e, NULL,
+	     xasprintf(
+		     "cache=%s on %s without nocow: O_DIRECT writes to a checksummed btrfs file",
+		     cache_of(d), d->st.what),
+	     xstrdup("btrfs checksums file data; with O_DIRECT the guest's buffer can change while it is written, so the stored checksum no longer matches and later reads fail with checksum errors (EIO). Proxmox's qemu-server therefore leaves O_DIRECT off on btrfs storage unless it has nocow set (drive_uses_cache_direct); cache=none here undoes that. Set nocow on the storage to use cache=none"));
+}
+
 static void rule_emulated(struct rctx *c)
 {
 	const struct adv_disk *d = c->d;
@@ -229,10 +281,15 @@ static void rule_emulated(struct rctx *c)
 	const char *why, *guest;
 
 	if ((d->bus != ADV_BUS_IDE && d->bus != ADV_BUS_SATA &&
-	     d->bus != ADV_BUS_SCSI_EMULATED) ||
+	     d->bus != ADV_BUS_SCSI_EMULATED && d->bus != ADV_BUS_USB &&
+	     d->bus != ADV_BUS_FLOPPY) ||
 	    d->cdrom || d->passthrough || !d->file)
 		return;
-	why = d->bus == ADV_BUS_IDE ?
+	why = d->bus == ADV_BUS_USB ?
+		      "usb-storage is a USB 2/3 mass-storage device behind an emulated host controller: one command at a time (bulk-only transport), every transfer goes through the emulated xHCI/EHCI/UHCI" :
+	      d->bus == ADV_BUS_FLOPPY ?
+		      "the floppy controller is an emulated ISA device moving one sector at a time by port I/O and ISA DMA, for images of at most 2.88 MB" :
+	      d->bus == ADV_BUS_IDE ?
 		      "IDE is emulated register by register (several VM exits per command) and has no command queueing: the guest sees queue_depth 1" :
 	      d->bus == ADV_BUS_SATA ?
 		      "AHCI is emulated register by register (several VM exits per command), with at most 32 queued commands (NCQ); QEMU keeps it as the fallback for guests without virtio drivers" :
@@ -240,7 +297,8 @@ static void rule_emulated(struct rctx *c)
 	guest = c->vm->os == ADV_OS_WINDOWS ?
 			"Windows needs the virtio-win drivers (viostor, vioscsi) installed before the switch" :
 			"Linux has virtio drivers built in; before switching make sure the guest's initramfs carries them (dracut -f --add-drivers 'virtio_blk virtio_scsi virtio_pci' on RHEL/Oracle Linux) and /etc/fstab mounts by UUID=, since sdX/hdX names change";
-	find(c, "emulated-controller", &e, NULL,
+	find(c, "emulated-controller", d->bus == ADV_BUS_FLOPPY ? NULL : &e,
+	     d->bus == ADV_BUS_FLOPPY ? xstrdup(floppy_fix(c)) : NULL,
 	     xasprintf("%s disk (%s): an emulated, slow controller%s%s%s%s",
 		       bus_words(d->bus), d->model ? d->model : "?",
 		       c->vm->os == ADV_OS_LINUX ? " for a Linux guest" : "",
@@ -431,10 +489,16 @@ static void rule_uring_hang(struct rctx *c)
 static void rule_threads(struct rctx *c)
 {
 	const struct adv_disk *d = c->d;
-	struct adv_edit e = { .aio = "native",
-			      .cache = d->direct ? NULL : "none" };
+	/* libvirt refuses io='native' unless the XML itself says none or
+	   directsync, even where it would choose none (<shareable/>). */
+	struct adv_edit e = {
+		.aio = "native",
+		.cache = !d->direct || (libvirt(c) && !d->cache_set) ? "none" :
+								       NULL
+	};
 
-	if (!d->aio || strcmp(d->aio, "threads") || d->cdrom || !d->file)
+	if (!d->aio || strcmp(d->aio, "threads") || d->cdrom || !d->file ||
+	    d->st.no_direct)
 		return;
 	/* on storage where io_uring hangs, threads is Proxmox's choice */
 	if (!d->direct &&
@@ -502,6 +566,14 @@ static void rule_virtio_scsi_prop(struct rctx *c)
 
 	if (!c->d->scsi_prop)
 		return;
+	if (libvirt(c)) {
+		/* Nothing to drop from the XML: the LUN itself asks for it. */
+		find(c, "virtio-blk-scsi", NULL,
+		     xstrdup("move the LUN to a virtio-scsi controller, where device='lun' is scsi-block (SCSI passthrough that QEMU keeps): <target dev='sdX' bus='scsi'/> (a free sdX) with <controller type='scsi' model='virtio-scsi'/>; or make it device='disk' if the guest needs no SCSI commands"),
+		     xstrdup("device='lun' on bus='virtio': libvirt starts it as virtio-blk with scsi=on, which QEMU 9.1 and later refuse"),
+		     xstrdup("virtio-blk SCSI passthrough (scsi=on) was deprecated in QEMU 5.0 and removed in 9.1: the property no longer exists, so the domain does not start on a current QEMU"));
+		return;
+	}
 	find(c, "virtio-blk-scsi", &e, NULL,
 	     xstrdup("virtio-blk scsi= property: QEMU 9.1 and later refuse to start with it"),
 	     xstrdup("deprecated since QEMU 5.0 and removed in 9.1: the property no longer exists (libvirt used to emit scsi=off)"));
@@ -535,12 +607,13 @@ static bool before(const struct adv_finding *x, const struct adv_finding *y)
 void adv_rules_run(struct adv_report *r)
 {
 	static void (*const rules[])(struct rctx *) = {
-		rule_native,	       rule_unsafe,	rule_bad_property,
-		rule_iothread_missing, rule_queue_size, rule_writeback,
-		rule_writethrough,     rule_emulated,	rule_no_iothread,
-		rule_iothread_ignored, rule_uring_hang, rule_discard,
-		rule_virtio_scsi_prop, rule_queues,	rule_threads,
-		rule_migration,	       rule_qemu10,	rule_format,
+		rule_refused,	   rule_native,		  rule_unsafe,
+		rule_bad_property, rule_iothread_missing, rule_queue_size,
+		rule_writeback,	   rule_writethrough,	  rule_btrfs,
+		rule_emulated,	   rule_no_iothread,	  rule_iothread_ignored,
+		rule_uring_hang,   rule_discard,	  rule_virtio_scsi_prop,
+		rule_queues,	   rule_threads,	  rule_migration,
+		rule_qemu10,	   rule_format,
 	};
 	size_t first = r->nf;
 

@@ -24,7 +24,8 @@ static void wput(struct wbuf *b, char c)
 	b->active = true;
 }
 
-static void push(struct sh_words *w, const char *text, unsigned line, bool op)
+static void push(struct sh_words *w, const char *text, unsigned line, bool op,
+		 size_t start, size_t end)
 {
 	if (w->n == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 32;
@@ -33,14 +34,17 @@ static void push(struct sh_words *w, const char *text, unsigned line, bool op)
 	w->v[w->n].text = xstrdup(text);
 	w->v[w->n].line = line;
 	w->v[w->n].op = op;
+	w->v[w->n].start = start;
+	w->v[w->n].end = end;
 	w->n++;
 }
 
-static void end_word(struct sh_words *w, struct wbuf *b, unsigned line)
+static void end_word(struct sh_words *w, struct wbuf *b, unsigned line,
+		     size_t start, size_t end)
 {
 	if (!b->active)
 		return;
-	push(w, b->s ? b->s : "", line, false);
+	push(w, b->s ? b->s : "", line, false, start, end);
 	b->len = 0;
 	if (b->s)
 		b->s[0] = '\0';
@@ -83,12 +87,15 @@ bool sh_split(const char *s, const char *origin, struct sh_words *out,
 	unsigned line = 1, wline = 1;
 	bool ok = true;
 	const char *p = s;
+	size_t ws = 0; /* where the current word starts */
 
 	while (*p) {
 		char c = *p;
 
-		if (!b.active)
+		if (!b.active) {
 			wline = line;
+			ws = (size_t)(p - s);
+		}
 		if (c == '\\') {
 			if (p[1] == '\n') { /* continuation */
 				p += 2;
@@ -170,13 +177,14 @@ bool sh_split(const char *s, const char *origin, struct sh_words *out,
 			continue;
 		}
 		if (c == ' ' || c == '\t' || c == '\r') {
-			end_word(out, &b, wline);
+			end_word(out, &b, wline, ws, (size_t)(p - s));
 			p++;
 			continue;
 		}
 		if (c == '\n') {
-			end_word(out, &b, wline);
-			push(out, "\n", line, true);
+			end_word(out, &b, wline, ws, (size_t)(p - s));
+			push(out, "\n", line, true, (size_t)(p - s),
+			     (size_t)(p - s) + 1);
 			line++;
 			p++;
 			continue;
@@ -194,12 +202,14 @@ bool sh_split(const char *s, const char *origin, struct sh_words *out,
 		if (c == ';' || c == '&' || c == '|' || c == '<' || c == '>') {
 			char op[3] = { c, 0, 0 };
 
-			end_word(out, &b, wline);
+			end_word(out, &b, wline, ws, (size_t)(p - s));
 			if ((c == '&' || c == '|') && p[1] == c) {
 				op[1] = c;
 				p++;
 			}
-			push(out, op, line, true);
+			push(out, op, line, true,
+			     (size_t)(p - s) + 1 - strlen(op),
+			     (size_t)(p - s) + 1);
 			p++;
 			continue;
 		}
@@ -207,7 +217,7 @@ bool sh_split(const char *s, const char *origin, struct sh_words *out,
 		p++;
 	}
 	if (ok)
-		end_word(out, &b, wline);
+		end_word(out, &b, wline, ws, (size_t)(p - s));
 	free(b.s);
 	return ok;
 }

@@ -19,6 +19,8 @@ struct sh_word {
 	char *text;
 	unsigned line; /* 1-based line where the word starts */
 	bool op; /* an operator or an unescaped newline ("\n") */
+	size_t start, end; /* its bytes in the text split, quotes and all
+			      (for --write-fixed to replace it) */
 };
 
 struct sh_words {

@@ -30,6 +30,7 @@ struct calibrate_opts {
 	enum engine_kind engine;
 	enum cache_mode cache;
 	uint64_t bs, budget_ns;
+	double precision_pct;
 	struct measure_flags m; /* never writes: no --allow-write-* */
 };
 
@@ -53,6 +54,11 @@ static const struct opt calibrate_table[] = {
 	  "size of the small reads, the database block (default 8k)" },
 	{ "budget", 0, OPT_DURATION, "TIME", OFF(budget_ns),
 	  "time for the whole calibration, test-file preparation included (default 60s, at least 3s)" },
+	{ "max-time", 0, OPT_DURATION, "TIME", OFF(budget_ns),
+	  "the same as --budget (mark's and matrix's name for the cap)" },
+	{ "precision", 0, OPT_DOUBLE, "PCT", OFF(precision_pct),
+	  "a point's windows must agree within +-PCT% (default 10); one that does not is measured again, up to 3 windows, their median taken, and marked noisy if they still disagree",
+	  NULL, 1, 50 },
 	{ .kind = OPT_GROUP, .name = "", .help = "Target" },
 	OPT_ROWS_REGION(struct calibrate_opts),
 	OPT_ROW_KEEP(struct calibrate_opts),
@@ -185,6 +191,7 @@ static bool calibrate_measure(struct measure *m, struct err *err)
 	co->stat = o->stat;
 	co->bs = o->bs;
 	co->budget_ns = o->budget_ns;
+	co->precision = o->precision_pct / 100;
 	co->engine = o->engine;
 	co->cache = o->cache;
 	co->progress = m->req.progress;

@@ -5,8 +5,9 @@
  * as is: a line per measured load of each phase (small reads, 1 MiB
  * reads, the lone 1 MiB reader), and the headline figures repeated on
  * every line as the last columns (a second section with other columns
- * would break read_csv and a sheet's autofilter). Latency in ms, as
- * Oracle gives it; MB/s is 10^6 bytes per second. A figure that does not
+ * would break read_csv and a sheet's autofilter). Latency in us, the unit
+ * of every iolab CSV (Oracle's ms are in the text and JSON); MB/s is 10^6
+ * bytes per second. A figure that does not
  * exist (no load met the cap, no knee) is an empty field, never a 0.
  */
 #include <math.h>
@@ -34,17 +35,17 @@ static const char *const cols[] = {
 	"engine",
 	"cache",
 	"disks",
-	"max_latency_ms",
+	"max_latency_us",
 	"latency_stat",
 	"cap_met",
 	"max_iops",
-	"actual_latency_ms",
-	"max_mbps",
-	"max_pmbps",
+	"actual_latency_us",
+	"max_MB_s",
+	"max_pMB_s",
 	"knee_load",
 	"knee_iops",
-	"knee_lat_mean_ms",
-	"qd1_lat_mean_ms",
+	"knee_lat_mean_us",
+	"qd1_lat_mean_us",
 	"budget_cut_short",
 	"partial",
 };
@@ -70,17 +71,17 @@ static void headline(struct csv *w, const struct calibrate_report *rep)
 	csv_str(w, engine_name(o->engine));
 	csv_str(w, cache_name(o->cache));
 	csv_num(w, r->disks);
-	num(w, o->max_latency_ms, 4);
+	num(w, o->max_latency_ms * 1e3, 3);
 	csv_str(w, cal_stat_name(o->stat));
 	flag(w, r->cap_met);
 	num(w, r->cap_met ? round(r->max_iops) : NAN, 0);
-	num(w, r->cap_met ? r->actual_latency_ms : NAN, 4);
+	num(w, r->cap_met ? r->actual_latency_ms * 1e3 : NAN, 3);
 	num(w, r->ph[CAL_PHASE_LARGE].s.best >= 0 ? r->max_mbps : NAN, 1);
 	num(w, r->ph[CAL_PHASE_SINGLE].s.best >= 0 ? r->max_pmbps : NAN, 1);
 	num(w, k->valid ? k->load : NAN, 2);
 	num(w, k->valid ? k->iops : NAN, 1);
-	num(w, k->valid ? k->mean_ns / 1e6 : NAN, 4);
-	num(w, k->valid && k->qd1_mean_ns > 0 ? k->qd1_mean_ns / 1e6 : NAN, 4);
+	num(w, k->valid ? k->mean_ns / 1e3 : NAN, 3);
+	num(w, k->valid && k->qd1_mean_ns > 0 ? k->qd1_mean_ns / 1e3 : NAN, 3);
 	flag(w, r->cut_short);
 	flag(w, r->stop_signal || r->io_error);
 }

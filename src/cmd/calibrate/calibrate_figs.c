@@ -47,10 +47,10 @@ static double p99(const struct cal_point *p)
 
 const struct cal_fig cal_point_figs[] = {
 	FIG("IOPS", "iops", RU_IOPS, CAL_FIG_RATE, 10, 0, 1, 1, "iops", false, iops),
-	FIG("MB/s", "mbps", RU_MBPS, CAL_FIG_RATE, 9, 1, 3, 1, "mbps", false, mbps),
-	FIG("mean", "lat_mean_ms", RU_NS, 0, 9, 0, 4, 1e6, "mean", true, mean),
-	FIG("p50", "lat_p50_ms", RU_NS, 0, 9, 0, 4, 1e6, "p50", true, p50),
-	FIG("p99", "lat_p99_ms", RU_NS, 0, 9, 0, 4, 1e6, "p99", true, p99),
+	FIG("MB/s", "MB_s", RU_MBPS, CAL_FIG_RATE, 9, 1, 3, 1, "mbps", false, mbps),
+	FIG("mean", "lat_mean_us", RU_NS, 0, 9, 0, 3, 1e3, "mean", true, mean),
+	FIG("p50", "lat_p50_us", RU_NS, 0, 9, 0, 3, 1e3, "p50", true, p50),
+	FIG("p99", "lat_p99_us", RU_NS, 0, 9, 0, 3, 1e3, "p99", true, p99),
 	{ 0 }
 };
 #undef FIG

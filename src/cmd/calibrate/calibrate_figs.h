@@ -24,7 +24,7 @@ struct cal_fig {
 	unsigned int scope; /* CAL_FIG_* */
 	int width, prec; /* text table: printf width and decimals */
 	int digits; /* decimals the CSV keeps */
-	double csv_div; /* the CSV's unit: latency in ms, from ns */
+	double csv_div; /* the CSV's unit: latency in us, from ns */
 	/* In the document: a point's field, or with @lat a latency
 	 * statistic ("mean") of its "lat_ms" object. */
 	const char *json;

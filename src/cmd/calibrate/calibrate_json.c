@@ -97,6 +97,11 @@ static json_t *jopts(const struct calibrate_report *r)
 	json_object_set_new(j, "large_block_size_bytes",
 			    json_integer(CAL_LARGE_BS));
 	jset_real(j, "budget_s", (double)o->budget_ns / 1e9, 3);
+	/* Each point: windows until they agree within this (up to 3, the
+	 * median), its "spread" the agreement reached. */
+	jset_real(j, "precision_pct",
+		  100 * (o->precision > 0 ? o->precision : 0.10), 3);
+	json_object_set_new(j, "procedure", json_string("windows-agree"));
 	json_object_set_new(j, "engine", json_string(engine_name(o->engine)));
 	json_object_set_new(j, "cache", json_string(cache_name(o->cache)));
 	json_object_set_new(j, "direct", json_boolean(cache_direct(o->cache)));

@@ -556,6 +556,8 @@ bool calibrate_run(const struct cal_opts *o, const struct target *t,
 
 	for (int k = 0; k < CAL_PHASES; k++) {
 		cal_search_defaults(&r->ph[k].p);
+		if (o->precision > 0)
+			r->ph[k].p.tolerance = o->precision;
 		r->ph[k].bs = CAL_LARGE_BS;
 		r->ph[k].s.best = -1; /* a phase not run has no best */
 	}

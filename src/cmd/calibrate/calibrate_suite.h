@@ -38,6 +38,10 @@ struct cal_opts {
 	enum cal_stat stat;
 	uint64_t bs;
 	uint64_t budget_ns;
+	/* How closely a point's windows must agree to be trusted (0: the
+	 * search's 10 %); a point whose windows do not is re-measured (up
+	 * to 3, their median) and marked noisy if they still disagree. */
+	double precision;
 	uint64_t start_ns; /* clock_ns() when the budget began */
 	enum engine_kind engine;
 	enum cache_mode cache;

@@ -147,9 +147,10 @@ static void print_figures(const struct cmp *c, const struct cmp_text_opts *o,
 			wv[d] = max_sz(wv[d], dwidth(value_text(r, d, buf,
 								sizeof(buf))));
 			if (d) {
-				size_t w = dwidth(
-					cmp_ratio_text(r, d, buf, sizeof(buf)));
+				size_t w;
 
+				cmp_ratio_text(r, d, buf, sizeof(buf));
+				w = dwidth(term_ascii(buf, sizeof(buf)));
 				w += 1 + dwidth(cmp_verdict_text(r, d, buf,
 								 sizeof(buf)));
 				wr[d] = max_sz(wr[d], w);
@@ -208,6 +209,7 @@ static void print_figures(const struct cmp *c, const struct cmp_text_opts *o,
 						r->verdict[d] == CV_WORSE);
 
 			cmp_ratio_text(r, d, buf, sizeof(buf));
+			term_ascii(buf, sizeof(buf));
 			snprintf(cell, sizeof(cell), "%s%s%s", buf,
 				 *buf && *v ? " " : "", v);
 			fputs("   ", f);
@@ -223,13 +225,13 @@ static void print_figures(const struct cmp *c, const struct cmp_text_opts *o,
 		fputc('\n', f);
 	}
 	fprintf(f,
-		"\nRatios are each input over A; \u00b1 is the 95 %% interval of the change over A, from the\n"
+		"\nRatios are each input over A; %s is the 95 %% interval of the change over A, from the\n"
 		"per-run values (per-second values of a single run). same: within %g %% (--threshold);\n"
 		"beyond it, better/worse when Welch's t-test on those values is significant at the\n"
 		"5 %% level, within noise when not (with the runs, or seconds of one run, a test of\n"
 		"80 %% power would need to tell a change of that size), no spread known without them.\n"
 		"Counts are exact. Latency ratios also show the change in percent. MB/s = 10^6 bytes/s.\n",
-		c->threshold * 100);
+		term_glyph("\u00b1"), c->threshold * 100);
 }
 
 static void print_findings(const struct cmp *c, const struct cmp_text_opts *o,

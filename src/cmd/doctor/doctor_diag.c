@@ -95,6 +95,7 @@ bool doctor_collect(const struct fsview *v, const struct doctor_opts *o,
 	dr_collect_system(&c);
 	dr_collect_virt(&c);
 	dr_collect_disks(&c, o);
+	dr_virt_devices(&c);
 	dr_collect_mounts(&c);
 	dr_collect_guest(&c);
 	if (r->live && o->probe)
@@ -111,6 +112,7 @@ bool doctor_collect(const struct fsview *v, const struct doctor_opts *o,
 	if (ok && r->live && o->observe_ns)
 		ok = dr_observe(r, o->observe_ns, o->progress, err);
 	sort_findings(r);
+	dr_merge_fixes(r);
 	return ok;
 }
 
@@ -121,6 +123,8 @@ static void fix_free(struct dr_fix *f)
 	for (int h = 0; h < DR_HOST_COUNT; h++)
 		free(f->host[h]);
 	free(f->host_other);
+	free(f->knobs);
+	strv_free(&f->notes);
 }
 
 void doctor_free(struct doctor_report *r)
@@ -149,6 +153,7 @@ void doctor_free(struct doctor_report *r)
 	}
 	free(r->findings);
 	strv_free(&r->unreadable);
+	strv_free(&r->fix_plan);
 	strv_free(&r->guest.procs);
 	memset(r, 0, sizeof(*r));
 }

@@ -34,11 +34,29 @@ enum dr_host {
 	DR_HOST_COUNT,
 };
 
+/*
+ * One setting a fix's commands change. Settings the kernel keeps as one
+ * (vm.dirty_bytes and vm.dirty_ratio: writing one zeroes the other) share
+ * a key, so two fixes that set them differently are seen to clash.
+ */
+struct dr_knob {
+	char key[80]; /* "vm.dirty limit", "/sys/block/vda/queue/scheduler" */
+	char shown[96]; /* "vm.dirty_bytes=1073741824" */
+	char via[40]; /* "" named by the fix; else the tuned profile it rides */
+	size_t cmd_first, cmd_count; /* the commands that set it */
+	bool lost; /* another finding's value won (doctor_merge.c) */
+	char winner[96], winner_id[40]; /* its shown value, its finding */
+};
+
 struct dr_fix {
 	char *summary; /* one sentence: what to change */
 	struct strv commands; /* guest shell commands, for this distribution */
 	char *host[DR_HOST_COUNT]; /* the host-side setting, or NULL */
 	char *host_other; /* VMware, Hyper-V, ... when that is the hypervisor */
+	struct dr_knob *knobs; /* what the commands set (doctor_merge.c) */
+	size_t nknobs;
+	struct strv notes; /* "not applied: ..., because ..." */
+	bool overridden; /* another finding's setting won over one of ours */
 };
 
 struct dr_finding {
@@ -92,6 +110,13 @@ struct dr_virt {
 	char container_note[192]; /* evidence, or why a hint was discounted */
 	bool virtualized; /* a hypervisor was found */
 	bool qemu_kvm; /* QEMU (a PC machine): the four host tools apply */
+	/* The machine whose settings a fix names: "qemu-pc", "qemu-microvm",
+	   "firecracker", "cloud-hypervisor", "minimal-kvm" (no SMBIOS:
+	   Firecracker or QEMU microvm), "hyper-v", "vmware", "xen",
+	   "bare-metal", or "" when none of these is known. */
+	char vmm[24];
+	char acpi_oem[8], acpi_table[12]; /* the DSDT's OEM and table ids */
+	char evidence[160]; /* devices that show a VM CPUID hides, "" none */
 };
 
 enum dr_mod_state {
@@ -218,6 +243,7 @@ struct doctor_report {
 	struct dr_finding *findings; /* most severe first */
 	size_t nfindings;
 	struct strv unreadable; /* "path: reason" of files doctor needed */
+	struct strv fix_plan; /* every finding's commands merged, in order */
 };
 
 /*

@@ -71,7 +71,7 @@ static bool model_is_virtual(const struct dr_disk *d)
 	       strstr(d->bi.model, "Virtual") || strstr(d->bi.model, "VBOX");
 }
 
-static void classify(struct dr_disk *d, const struct dr_virt *virt)
+void dr_classify_disk(struct dr_disk *d, const struct dr_virt *virt)
 {
 	const char *drv = d->bi.driver, *name = d->name;
 	bool in_vm = virt->virtualized || model_is_virtual(d);
@@ -357,7 +357,7 @@ static void collect_disk(struct dr_ctx *c, struct dr_disk *d)
 	snprintf(path, sizeof(path), "/sys/block/%s/ro", d->name);
 	d->read_only = dr_num(c, path, false);
 	pci_id(c, d->name, d->pci_id, sizeof(d->pci_id));
-	classify(d, &c->r->virt);
+	dr_classify_disk(d, &c->r->virt);
 	if (d->kind == DR_KIND_STACKED)
 		stacked(c, d);
 	queue_attrs(c, d);

@@ -128,3 +128,19 @@ void dr_fix_other(struct dr_finding *f, const char *fmt, ...)
 	f->fix.host_other = vfmt(fmt, ap);
 	va_end(ap);
 }
+
+void dr_fix_knob(struct dr_finding *f, const char *key, const char *shown,
+		 const char *via, size_t first)
+{
+	struct dr_knob *k;
+
+	f->fix.knobs = xrealloc(f->fix.knobs,
+				(f->fix.nknobs + 1) * sizeof(*f->fix.knobs));
+	k = &f->fix.knobs[f->fix.nknobs++];
+	memset(k, 0, sizeof(*k));
+	snprintf(k->key, sizeof(k->key), "%s", key);
+	snprintf(k->shown, sizeof(k->shown), "%s", shown);
+	snprintf(k->via, sizeof(k->via), "%s", via ? via : "");
+	k->cmd_first = first;
+	k->cmd_count = f->fix.commands.n - first;
+}

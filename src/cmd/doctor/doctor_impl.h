@@ -44,6 +44,13 @@ const char *dr_kv(const char *text, const char *key, char *buf, size_t len);
 void dr_collect_system(struct dr_ctx *c);
 void dr_collect_virt(struct dr_ctx *c);
 void dr_collect_disks(struct dr_ctx *c, const struct doctor_opts *o);
+/* A disk's bus, controller and kind, given what runs the system. */
+void dr_classify_disk(struct dr_disk *d, const struct dr_virt *virt);
+/*
+ * After the disks: devices only a VM has (virtio, QEMU's) where CPUID and
+ * DMI said bare metal, and the machine the fixes are for (virt->vmm).
+ */
+void dr_virt_devices(struct dr_ctx *c);
 void dr_collect_mounts(struct dr_ctx *c);
 void dr_collect_guest(struct dr_ctx *c);
 /* Probe each disk (live), or read the probes a capture recorded (tree). */
@@ -77,6 +84,19 @@ void dr_fix_host(struct dr_finding *f, enum dr_host h, const char *fmt, ...)
 void dr_fix_other(struct dr_finding *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * The setting the commands added since @first change: @key as in struct
+ * dr_knob, @shown for people, @via the tuned profile that brings it ("" if
+ * the finding names it itself).
+ */
+void dr_fix_knob(struct dr_finding *f, const char *key, const char *shown,
+		 const char *via, size_t first);
+/*
+ * Merge the findings' fixes (doctor_merge.c): one value per setting, the
+ * losers told why, r->fix_plan filled. After sort_findings().
+ */
+void dr_merge_fixes(struct doctor_report *r);
+
 /* Distribution-specific command lines (doctor_fix.c). */
 void dr_cmd_install(struct dr_finding *f, const struct dr_distro *d,
 		    const char *pkg);
@@ -87,9 +107,13 @@ void dr_cmd_initramfs_virtio(struct dr_finding *f, const struct dr_distro *d);
 /* Persist a /sys/block queue attribute for one disk with a udev rule. */
 void dr_cmd_queue_attr(struct dr_finding *f, const struct dr_disk *d,
 		       const char *attr, const char *value);
+/* The knob key of a sysctl (struct dr_knob): pairs the kernel keeps as
+   one limit share one. */
+const char *dr_sysctl_key(const char *sysctl, char *buf, size_t len);
 /* Set and persist a sysctl. */
 void dr_cmd_sysctl(struct dr_finding *f, const char *key, const char *value);
 /* The host-side steps to move a disk to a virtio bus (all four tools). */
-void dr_host_virtio_bus(struct dr_finding *f, const struct dr_disk *d);
+void dr_host_virtio_bus(struct dr_finding *f, const struct doctor_report *r,
+			const struct dr_disk *d);
 
 #endif

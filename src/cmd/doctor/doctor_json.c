@@ -61,7 +61,7 @@ static json_t *jvirt(const struct doctor_report *r)
 			 v->product_name);
 	return json_pack(
 		"{s:o, s:o, s:o, s:o, s:o, s:b, s:{s:o, s:o}, "
-		"s:o, s:o, s:o, s:o, s:b}",
+		"s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:{s:o, s:o}}",
 		"hypervisor", jstr(v->hypervisor), "hypervisor_name",
 		jstr(v->hypervisor_name), "product", jstr(product), "container",
 		!v->container_known ? json_null() :
@@ -75,7 +75,9 @@ static json_t *jvirt(const struct doctor_report *r)
 		v->cpuid_known ? json_string(v->cpuid_vendor) : json_null(),
 		"dmi", jdmi(v), "machine", jstr(v->machine), "platform",
 		jstr(v->platform), "xen_type", jstr(v->xen_type), "kvm_clock",
-		v->kvm_clock);
+		v->kvm_clock, "vmm", jstr(v->vmm), "evidence",
+		jstr(v->evidence), "acpi", "oem_id", jstr(v->acpi_oem),
+		"oem_table_id", jstr(v->acpi_table));
 }
 
 static json_t *jguest(const struct doctor_report *r)
@@ -223,6 +225,15 @@ static json_t *jdisk(const struct dr_disk *d)
 	return o;
 }
 
+static json_t *jstrv(const struct strv *v)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < v->n; i++)
+		json_array_append_new(a, json_string(v->v[i]));
+	return a;
+}
+
 static json_t *jfinding(const struct dr_finding *f)
 {
 	json_t *fix = json_object(), *cmds = json_array(),
@@ -238,6 +249,8 @@ static json_t *jfinding(const struct dr_finding *f)
 	json_object_set_new(fix, "commands", cmds);
 	json_object_set_new(fix, "host", host);
 	json_object_set_new(fix, "other_hypervisor", jstr(f->fix.host_other));
+	json_object_set_new(fix, "overridden", json_boolean(f->fix.overridden));
+	json_object_set_new(fix, "notes", jstrv(&f->fix.notes));
 	return json_pack("{s:s, s:s, s:o, s:s, s:o, s:o}", "severity",
 			 dr_sev_name(f->sev), "id", f->id, "disk",
 			 jstr(f->disk), "message", f->message, "why",
@@ -285,6 +298,7 @@ bool doctor_json_write(const struct doctor_print *p, FILE *f, struct err *err)
 	for (size_t i = 0; i < r->nfindings; i++)
 		json_array_append_new(a, jfinding(&r->findings[i]));
 	json_object_set_new(doc, "findings", a);
+	json_object_set_new(doc, "fix_commands", jstrv(&r->fix_plan));
 	json_object_set_new(
 		doc, "summary",
 		json_pack("{s:I, s:I, s:I}", "critical",

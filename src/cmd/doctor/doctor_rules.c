@@ -304,9 +304,15 @@ static void dirty(struct doctor_report *r)
 
 static void tuned(struct doctor_report *r)
 {
+	static const struct {
+		const char *key, *val;
+	} vg[] = { { "vm.dirty_ratio", "30" },
+		   { "vm.dirty_background_ratio", "10" },
+		   { "vm.swappiness", "30" } };
 	const struct dr_guest *g = &r->guest;
 	const char *p = g->tuned_profile;
 	struct dr_finding *f;
+	size_t first;
 
 	if (!r->virt.virtualized || r->virt.container[0])
 		return;
@@ -323,7 +329,19 @@ static void tuned(struct doctor_report *r)
 	if (!g->tuned_installed)
 		dr_cmd_install(f, &r->sys.distro, "tuned");
 	dr_cmd_enable(f, &r->sys.distro, "tuned");
+	first = f->fix.commands.n;
 	dr_fix_cmd(f, "tuned-adm profile virtual-guest");
+	dr_fix_knob(f, "tuned profile", "tuned profile virtual-guest", NULL,
+		    first);
+	/* What the profile sets with it (tuned's virtual-guest on top of
+	   throughput-performance), for doctor_merge.c to weigh. */
+	for (size_t i = 0; i < sizeof(vg) / sizeof(vg[0]); i++) {
+		char key[80], shown[96];
+
+		snprintf(shown, sizeof(shown), "%s=%s", vg[i].key, vg[i].val);
+		dr_fix_knob(f, dr_sysctl_key(vg[i].key, key, sizeof(key)),
+			    shown, "virtual-guest", first);
+	}
 }
 
 static void add_sd_name(struct strv *seen, const char *dev)

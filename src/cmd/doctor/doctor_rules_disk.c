@@ -22,6 +22,11 @@ static bool host_is_qemu(const struct doctor_report *r)
 	return r->virt.qemu_kvm || !r->virt.hypervisor[0];
 }
 
+static bool vmm_is(const struct doctor_report *r, const char *vmm)
+{
+	return !strcmp(r->virt.vmm, vmm);
+}
+
 static void other_hypervisor_bus(struct dr_finding *f,
 				 const struct doctor_report *r)
 {
@@ -104,7 +109,7 @@ static void emulated(struct doctor_report *r, struct dr_disk *d)
 				f, DR_HOST_LIBVIRT,
 				"virsh edit VM: <controller type='scsi' index='0' model='virtio-scsi'/>; then virsh shutdown VM && virsh start VM");
 		} else {
-			dr_host_virtio_bus(f, d);
+			dr_host_virtio_bus(f, r, d);
 		}
 	} else {
 		dr_fix_summary(
@@ -128,7 +133,7 @@ static void emulated_nvme(struct doctor_report *r, struct dr_disk *d)
 	dr_fix_summary(f, "move %s to virtio-blk on the host (it becomes vdX)",
 		       d->name);
 	dr_cmd_initramfs_virtio(f, &r->sys.distro);
-	dr_host_virtio_bus(f, d);
+	dr_host_virtio_bus(f, r, d);
 }
 
 static void single_queue(struct doctor_report *r, struct dr_disk *d)
@@ -142,7 +147,47 @@ static void single_queue(struct doctor_report *r, struct dr_disk *d)
 		   "%s has 1 request queue for %lld vCPUs", d->name,
 		   (long long)r->sys.cpus);
 	dr_why(f,
-	       "every CPU submits through one virtqueue and takes completions from one interrupt; QEMU gives a virtio disk one queue per vCPU on machine types 5.2 and later, so under QEMU this means an older machine type or num-queues=1");
+	       "every CPU submits through one virtqueue and takes completions from one interrupt; %s",
+	       vmm_is(r, "firecracker") ?
+		       "Firecracker's virtio-blk always has one" :
+	       vmm_is(r, "cloud-hypervisor") ?
+		       "Cloud Hypervisor gives a disk one queue unless its num_queues says more" :
+	       vmm_is(r, "qemu-microvm") || vmm_is(r, "minimal-kvm") ?
+		       "QEMU's virtio-blk-device has one unless num-queues says more (Firecracker's always has one)" :
+		       "QEMU gives a virtio disk one queue per vCPU on machine types 5.2 and later, so under QEMU this means an older machine type or num-queues=1");
+	if (vmm_is(r, "firecracker")) {
+		/* Its virtio-blk device has one queue and no setting. */
+		dr_fix_summary(
+			f,
+			"nothing to set: Firecracker gives every virtio-blk disk one queue and has no setting for more; spread the load over several drives if one queue limits it");
+		return;
+	}
+	if (vmm_is(r, "cloud-hypervisor")) {
+		dr_fix_summary(
+			f,
+			"give the disk one queue per vCPU: num_queues=%lld in its --disk option",
+			(long long)r->sys.cpus);
+		dr_fix_other(
+			f,
+			"Cloud Hypervisor: --disk path=IMAGE,num_queues=%lld (with the disk's other options as they are); then start the VM again",
+			(long long)r->sys.cpus);
+		return;
+	}
+	if (vmm_is(r, "qemu-microvm") || vmm_is(r, "minimal-kvm")) {
+		dr_fix_summary(
+			f,
+			"%sgive the disk one queue per vCPU (num-queues=%lld) on its -device virtio-blk-device",
+			vmm_is(r, "minimal-kvm") ? "under QEMU microvm, " : "",
+			(long long)r->sys.cpus);
+		dr_fix_other(
+			f,
+			"QEMU microvm: -device virtio-blk-device,drive=ID,num-queues=%lld%s",
+			(long long)r->sys.cpus,
+			vmm_is(r, "minimal-kvm") ?
+				"; Firecracker has no such setting (one queue per disk)" :
+				"");
+		return;
+	}
 	dr_fix_summary(
 		f,
 		"give the disk one queue per vCPU (num-queues=%lld) on the host",
@@ -161,7 +206,7 @@ static void single_queue(struct doctor_report *r, struct dr_disk *d)
 		(long long)r->sys.cpus);
 	dr_fix_host(
 		f, DR_HOST_LIBVIRT,
-		"<driver name='qemu' type='raw' queues='%lld'/> in the disk's <disk> element (for virtio-scsi, on the <controller>)",
+		"virsh edit VM: on the disk's <driver> element add queues='%lld', keeping its other attributes (for virtio-scsi, on the <controller>'s <driver>)",
 		(long long)r->sys.cpus);
 }
 
@@ -191,6 +236,22 @@ static void write_through(struct doctor_report *r, struct dr_disk *d)
 
 	if (!virtual_disk(d) || strcmp(d->write_cache, "write through"))
 		return;
+	if (vmm_is(r, "firecracker")) {
+		f = dr_add(
+			r, DR_WARNING, "write-through", d->name,
+			"%s takes no flushes (write_cache: write through): Firecracker's cache_type Unsafe",
+			d->name);
+		dr_why(f,
+		       "Firecracker offers a flush command only with cache_type Writeback; with Unsafe (its default) the guest's fsync never reaches the host, so writes the guest believes durable sit in the host page cache and are lost if the host crashes");
+		dr_fix_summary(
+			f,
+			"if this disk's data must survive a host crash, set the drive's cache_type to Writeback on the host; do not write to /sys/block/%s/queue/write_cache in the guest",
+			d->name);
+		dr_fix_other(
+			f,
+			"Firecracker: the drive's configuration (PUT /drives/ID, or \"drives\" in the config file) with \"cache_type\": \"Writeback\"; then start the microVM again");
+		return;
+	}
 	f = dr_add(
 		r, DR_WARNING, "write-through", d->name,
 		"%s has no volatile write cache (write_cache: write through)",
@@ -199,8 +260,15 @@ static void write_through(struct doctor_report *r, struct dr_disk *d)
 	       "QEMU shows this for cache=writethrough and cache=directsync (write-cache=off): every write completes only after the host has flushed it to stable storage, which makes small writes many times slower than with cache=none");
 	dr_fix_summary(
 		f,
-		"set the disk's cache mode to none on the host; do not write to /sys/block/%s/queue/write_cache in the guest, which only changes what the kernel believes and drops its flushes",
+		"%s; do not write to /sys/block/%s/queue/write_cache in the guest, which only changes what the kernel believes and drops its flushes",
+		host_is_qemu(r) || vmm_is(r, "qemu-microvm") ?
+			"set the disk's cache mode to none on the host" :
+			"find out on the host why the disk is offered without a write cache",
 		d->name);
+	if (vmm_is(r, "qemu-microvm"))
+		dr_fix_other(
+			f,
+			"QEMU microvm: -drive ...,cache=none (cache.direct=on) for the disk, or -blockdev with cache.direct=on and -device virtio-blk-device,write-cache=on");
 	if (!host_is_qemu(r))
 		return;
 	dr_fix_host(
@@ -214,7 +282,7 @@ static void write_through(struct doctor_report *r, struct dr_disk *d)
 		"the disk > Advanced options > Performance options > Cache mode: none; Apply, then shut down and start the VM");
 	dr_fix_host(
 		f, DR_HOST_LIBVIRT,
-		"<driver name='qemu' type='raw' cache='none' io='native'/> in the disk's <disk> element");
+		"virsh edit VM: on the disk's <driver> element set cache='none' io='native', keeping its other attributes (name, type, discard, queues)");
 }
 
 static void discard(struct doctor_report *r, struct dr_disk *d)
@@ -228,10 +296,20 @@ static void discard(struct doctor_report *r, struct dr_disk *d)
 		   d->name);
 	dr_why(f,
 	       "blocks the guest frees are never returned to the host, so a thin image (qcow2, thin LVM, ZFS) only grows and SSD-backed host storage never learns they are free");
+	if (vmm_is(r, "firecracker")) {
+		dr_fix_summary(
+			f,
+			"nothing to set: no Firecracker drive setting enables discard, only Firecracker versions that implement it offer it (this one does not); reclaim space on the host instead");
+		return;
+	}
 	dr_fix_summary(
 		f,
 		"enable discard (unmap) for the disk on the host, then trim weekly in the guest");
 	dr_fix_cmd(f, "systemctl enable --now fstrim.timer");
+	if (vmm_is(r, "qemu-microvm"))
+		dr_fix_other(
+			f,
+			"QEMU microvm: -drive ...,discard=unmap for the disk (virtio-blk-device offers discard then)");
 	if (!host_is_qemu(r))
 		return;
 	dr_fix_host(
@@ -242,7 +320,7 @@ static void discard(struct doctor_report *r, struct dr_disk *d)
 		"the disk > Advanced options > Performance options > Discard mode: unmap; Apply");
 	dr_fix_host(
 		f, DR_HOST_LIBVIRT,
-		"<driver name='qemu' type='raw' discard='unmap'/> in the disk's <disk> element");
+		"virsh edit VM: on the disk's <driver> element add discard='unmap', keeping its other attributes");
 }
 
 static void rotational(struct doctor_report *r, struct dr_disk *d)
@@ -280,7 +358,7 @@ static void rotational(struct doctor_report *r, struct dr_disk *d)
 		"the disk > XML tab: add rotation_rate='1' to its <target> element");
 	dr_fix_host(
 		f, DR_HOST_LIBVIRT,
-		"<target dev='sda' bus='scsi' rotation_rate='1'/> in the disk's <disk> element");
+		"virsh edit VM: on the disk's <target> element add rotation_rate='1', keeping its dev and bus");
 }
 
 static void queue_misc(struct doctor_report *r, struct dr_disk *d)

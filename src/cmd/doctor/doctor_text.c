@@ -48,11 +48,32 @@ static const char *sev_label(enum dr_sev s)
 	return n[s];
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* The same commands and host lines (the summary differs by the name). */
+static bool same_fix(const struct dr_fix *a, const struct dr_fix *b)
+{
+	if (a->commands.n != b->commands.n || a->notes.n || b->notes.n ||
+	    !same_str(a->host_other, b->host_other))
+		return false;
+	for (size_t i = 0; i < a->commands.n; i++)
+		if (strcmp(a->commands.v[i], b->commands.v[i]))
+			return false;
+	for (int h = 0; h < DR_HOST_COUNT; h++)
+		if (!same_str(a->host[h], b->host[h]))
+			return false;
+	return true;
+}
+
 static const struct dr_finding *earlier_same(const struct doctor_report *r,
 					     const struct dr_finding *f)
 {
 	for (const struct dr_finding *e = r->findings; e < f; e++)
-		if (!strcmp(e->id, f->id) && e->disk[0])
+		if (!strcmp(e->id, f->id) && e->disk[0] &&
+		    same_fix(&e->fix, &f->fix))
 			return e;
 	return NULL;
 }
@@ -73,6 +94,8 @@ static void print_finding(const struct doctor_report *r,
 	}
 	if (f->fix.summary)
 		wrap(out, "    fix: ", 9, f->fix.summary);
+	for (size_t i = 0; i < f->fix.notes.n; i++)
+		wrap(out, "   note: ", 9, f->fix.notes.v[i]);
 	for (size_t i = 0; i < f->fix.commands.n; i++)
 		fprintf(out, "         %s %s\n",
 			f->fix.commands.v[i][0] == '#' ? "" : "$",
@@ -143,6 +166,9 @@ static void header(const struct doctor_print *p, FILE *out)
 	if (v->platform[0])
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 "; platform %s", v->platform);
+	if (v->evidence[0])
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "; seen: %s", v->evidence);
 	if (v->container[0])
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 "; in a %s container", v->container);
@@ -301,6 +327,16 @@ static void print_all(const struct doctor_print *p, FILE *out)
 		disk_facts(d, out);
 	}
 	guest(r, out);
+	if (r->fix_plan.n) {
+		/* One list to paste: each command once, clashes resolved as
+		   the notes above say (doctor_merge.c). */
+		fprintf(out,
+			"\nAll fix commands, merged (as root, in this order)\n");
+		for (size_t i = 0; i < r->fix_plan.n; i++)
+			fprintf(out, "    %s %s\n",
+				r->fix_plan.v[i][0] == '#' ? "" : "$",
+				r->fix_plan.v[i]);
+	}
 	if (r->unreadable.n) {
 		fprintf(out, "\nUnreadable (reported, not fatal)\n");
 		for (size_t i = 0; i < r->unreadable.n; i++)

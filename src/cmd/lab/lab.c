@@ -18,8 +18,10 @@
 struct lab_cli {
 	struct lab_opts lo;
 	const char *aio, *cache, *bus, *format, *preset, *tests, *output;
+	const char *check;
 	unsigned int runs;
-	uint64_t time_ns;
+	uint64_t time_ns, max_ns;
+	double precision_pct;
 	bool json, csv, no_progress;
 };
 
@@ -47,11 +49,18 @@ static const struct opt lab_table[] = {
 	  "CrystalDiskMark preset, as iolab mark's (default cdm6)" },
 	{ "tests", 0, OPT_STRING, "LIST", OFF(tests),
 	  "tests instead of a preset, e.g. SEQ1M-Q8T1,RND4K-Q1T1" },
+	{ "precision", 0, OPT_DOUBLE, "PCT", OFF(precision_pct),
+	  "run each test until the 95% interval of its mean MB/s is within +-PCT% (default 5)",
+	  NULL, 0.1, 50 },
+	{ "max-time", 0, OPT_DURATION, "TIME", OFF(max_ns),
+	  "at most this long per test and direction, warm-up included (default 4s)" },
 	{ "runs", 0, OPT_UINT, "N", OFF(runs),
-	  "scored runs per test and direction, after a warm-up (default 1)",
+	  "CrystalDiskMark's procedure instead: exactly N runs per test after a warm-up, the best shown (runs of 2s unless --time)",
 	  NULL, 1, 100 },
 	{ "time", 0, OPT_DURATION, "TIME", OFF(time_ns),
-	  "length of each run, e.g. 500ms, 5s (default 2s)" },
+	  "length of each run, e.g. 500ms, 2s (default 250ms; with --runs 2s; with --check each step's, default 2s)" },
+	{ "check", 0, OPT_STRING, "PROFILE", OFF(check),
+	  "instead of the suite, judge iolab check's PROFILE (etcd, postgresql, mysql, oracle, zookeeper) in each guest, each step for --time (at least 1s)" },
 	{ "doctor", 0, OPT_FLAG, NULL, OFF(lo.doctor),
 	  "also run iolab doctor inside each guest and report what it sees" },
 	{ .kind = OPT_GROUP, .name = "", .help = "The guests" },
@@ -102,6 +111,8 @@ static const struct opt_cmd lab_cmd = {
 		"--csv columns: bus, format, aio, cache, accel, status (ok|refused|failed),\n"
 		"  reason (one line), risk, then iolab mark's from test on (iolab mark --help).\n"
 		"  Every cell has its lines; what was not measured is empty, not 0.\n"
+		"--check: text or --json; a cell whose flushes reach no storage (cache=unsafe,\n"
+		"  an image in RAM) is never a pass. Its verdicts do not change the exit code.\n"
 		"Exit: 0 every cell ok or refused by QEMU, 1 usage, 2 environment or a\n"
 		"failed cell, 130 interrupted (Ctrl-C kills the guests, removes the files).\n",
 	.max_positional = 0,
@@ -217,10 +228,24 @@ static bool parse_suite(struct lab_cli *c, struct err *err)
 		return false;
 	if (c->tests && !lab_suite_set_tests(s, c->tests, err))
 		return false;
+	if (c->check) {
+		if (c->preset || c->tests || c->runs || c->precision_pct > 0 ||
+		    c->max_ns)
+			return err_set(
+				err, EXIT_USAGE, 0,
+				"--check runs iolab check's profile instead of the suite: drop --preset, --tests, --runs, --precision and --max-time");
+		/* A profile's steps are judged over seconds, not the
+		 * suite's 250 ms runs. */
+		if (!lab_suite_set_check(
+			    s, c->check,
+			    c->time_ns ? c->time_ns : 2000000000ull, err))
+			return false;
+	}
 	if (c->time_ns && c->time_ns < 100000000ull)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--time must be at least 100ms");
-	return lab_suite_finish(s, c->runs, c->time_ns, err);
+	return lab_suite_finish(s, c->runs, c->time_ns, c->precision_pct,
+				c->max_ns, err);
 }
 
 int cmd_lab(int argc, char **argv)
@@ -247,6 +272,11 @@ int cmd_lab(int argc, char **argv)
 	}
 	if (!parse_cells(&c, &err) || !parse_suite(&c, &err))
 		goto out;
+	if (c.check && c.csv) {
+		err_set(&err, EXIT_USAGE, 0,
+			"--check reports as text or --json (each cell's criteria, as iolab check --json has them); --csv is for the suite's tests");
+		goto out;
+	}
 	if (c.lo.disk_bytes < (16u << 20) || c.lo.disk_bytes % 4096) {
 		err_set(&err, EXIT_USAGE, 0,
 			"--disk-size must be at least 16M and a multiple of 4k");
@@ -267,12 +297,16 @@ int cmd_lab(int argc, char **argv)
 	lab_suite_title(&c.lo.suite, rep.suite_title, sizeof(rep.suite_title));
 	if (!lab_run(&c.lo, &rep, &err))
 		goto out;
+	if (c.lo.suite.check)
+		lab_check_settle_warnings(&rep);
 	if (c.json) {
 		if (!lab_json_write(&rep, out, &err))
 			rc = err_report(&err);
 	} else if (c.csv) {
 		if (!lab_csv_write(&rep, out, &err))
 			rc = err_report(&err);
+	} else if (c.lo.suite.check) {
+		lab_check_text(&rep, out);
 	} else {
 		lab_text_print(&rep, out);
 	}

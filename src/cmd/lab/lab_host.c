@@ -575,7 +575,7 @@ static void run_once(struct lab_ctx *x, struct lab_group *g,
 	uint64_t step = lab_suite_step_ns(&o->suite);
 	/* Each cell's own share of the time limit, as if it were alone. */
 	uint64_t per_cell = 600 * NS + 5 * o->disk_bytes * NS / EST_FILL_BPS +
-			    4 * lab_suite_estimate_ns(&o->suite);
+			    2 * lab_suite_estimate_max_ns(&o->suite);
 	struct vm_limits l = {
 		.boot_ns = boot_ns,
 		.idle_ns = 180 * NS + 4 * step,

@@ -126,12 +126,27 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 					   s, i, name, sizeof(name))));
 		}
 		json_object_set_new(opts, "tests", a);
+		json_object_set_new(opts, "procedure",
+				    json_string(lab_suite_spec(s)->procedure ==
+								MARK_FIXED ?
+							"crystaldiskmark" :
+							"precision"));
 		json_object_set_new(opts, "runs",
-				    json_integer(lab_suite_runs(s)));
+				    lab_suite_spec(s)->procedure == MARK_FIXED ?
+					    json_integer(lab_suite_runs(s)) :
+					    json_null());
+		if (lab_suite_spec(s)->procedure == MARK_PRECISION) {
+			jset_real(opts, "precision_pct",
+				  100 * lab_suite_spec(s)->precision, 3);
+			jset_real(opts, "max_time_s",
+				  (double)lab_suite_spec(s)->max_ns / 1e9, 3);
+		}
 		jset_real(opts, "time_s", (double)lab_suite_time_ns(s) / 1e9,
 			  3);
 		json_object_set_new(opts, "accel_asked",
 				    json_string(lab_accel_names[o->accel]));
+		if (s->check)
+			lab_check_jdoc(r, opts, NULL);
 	}
 	json_object_set_new(opts, "qemu", json_string(r->qemu));
 	json_object_set_new(opts, "kernel", json_string(r->kernel));
@@ -201,11 +216,15 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 		jset_real(o, "cell_s", c->cell_s, 3);
 		json_object_set_new(o, "result", jembedded(c->result));
 		json_object_set_new(o, "doctor", jembedded(c->doctor));
+		if (r->opts && r->opts->suite.check)
+			json_object_set_new(o, "check", lab_check_jcell(r, c));
 		json_array_append_new(cells, o);
 	}
 	json_object_set_new(doc, "cells", cells);
 	json_object_set_new(best, "safe", jbest(r, true));
 	json_object_set_new(best, "overall", jbest(r, false));
 	json_object_set_new(doc, "best", best);
+	if (r->opts && r->opts->suite.check)
+		lab_check_jdoc(r, NULL, doc);
 	return jdoc_write(doc, f, err);
 }

@@ -39,10 +39,18 @@ static bool has_warning(json_t *dir, const char *id)
 	return false;
 }
 
+static double headline(json_t *dir, const char *what)
+{
+	double v = num(dir, what, "headline");
+
+	return isnan(v) ? num(dir, what, "max") : v;
+}
+
 bool lab_cell_parse(struct lab_cell *c, struct err *err)
 {
 	json_error_t je;
 	json_t *doc, *tests, *t;
+	const char *cmd;
 	size_t i;
 
 	c->nfigs = 0;
@@ -53,6 +61,13 @@ bool lab_cell_parse(struct lab_cell *c, struct err *err)
 		return err_set(err, EXIT_ENV, 0,
 			       "the guest's result is not JSON: %s (line %d)",
 			       je.text, je.line);
+	cmd = json_string_value(json_object_get(doc, "command"));
+	if (cmd && !strcmp(cmd, "check")) {
+		bool ok = lab_check_parse(c, doc, err);
+
+		json_decref(doc);
+		return ok;
+	}
 	tests = json_object_get(doc, "tests");
 	if (!json_is_array(tests)) {
 		json_decref(doc);
@@ -72,19 +87,28 @@ bool lab_cell_parse(struct lab_cell *c, struct err *err)
 		snprintf(f->name, sizeof(f->name), "%s", name);
 		for (int d = 0; d < 2; d++) {
 			json_t *dir = json_object_get(t, d ? "write" : "read");
-			double mbps = num(dir, "mbps", "max");
+			/* The headline: the mean of the runs (precision) or
+			 * the best run (a guest of an older iolab, --runs). */
+			double mbps = headline(dir, "mbps");
 
 			if (!json_is_object(dir) || isnan(mbps))
 				continue;
 			f->has[d] = true;
 			f->mbps[d] = mbps;
-			f->iops[d] = num(dir, "iops", "max");
+			f->iops[d] = headline(dir, "iops");
 			f->lat_mean_ns[d] = num(dir, "lat_ns", "mean");
 			/* A guest of an older iolab has no storage_mbps. */
 			f->storage_mbps[d] = num(dir, "storage_mbps", NULL);
 			if (isnan(f->storage_mbps[d]))
 				f->storage_mbps[d] = mbps;
 			f->cv[d] = num(dir, "cv", NULL);
+			/* The mean of n runs is surer than one run by
+			 * sqrt(n); the best of n is not. */
+			if (json_is_boolean(json_object_get(dir, "precise")) &&
+			    num(dir, "runs_scored", NULL) > 1)
+				f->cv[d] /= sqrt(num(dir, "runs_scored", NULL));
+			f->imprecise[d] =
+				json_is_false(json_object_get(dir, "precise"));
 			f->cached_writes[d] = json_is_true(
 				json_object_get(dir, "cached_writes"));
 			f->unbacked_reads[d] = json_is_true(

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lab_check.h"
 #include "qemu_argv.h"
 #include "../../util/warn.h"
 
@@ -27,7 +28,7 @@ extern const char *const lab_status_names[]; /* "ok", "refused", "failed" */
 struct lab_fig {
 	char name[32]; /* "RND4K Q1T1" */
 	bool has[2]; /* [read, write] measured */
-	double mbps[2]; /* max over runs, as CrystalDiskMark */
+	double mbps[2]; /* the headline: mean of the runs, or CDM's best */
 	double iops[2];
 	double lat_mean_ns[2];
 	/* What the ranking uses: the MB/s that reached the storage (the
@@ -39,6 +40,7 @@ struct lab_fig {
 	bool cached_writes[2];
 	bool cache_reads[2];
 	bool unbacked_reads[2]; /* of a region no disk stored */
+	bool imprecise[2]; /* not known to the precision asked */
 };
 
 struct lab_cell {
@@ -64,6 +66,7 @@ struct lab_cell {
 	double boot_s, elapsed_s, cell_s;
 	unsigned int nfigs;
 	struct lab_fig figs[LAB_MAX_TESTS];
+	struct lab_check_cell check; /* --check: the guest's verdicts */
 };
 
 struct lab_report {
@@ -92,7 +95,8 @@ struct lab_report {
 
 /*
  * Read the headline figures of @c->result (mark's JSON shape) into
- * c->figs. False with @err set if it is not that shape.
+ * c->figs, or check's verdicts into c->check when it is iolab check's
+ * document (--check). False with @err set if it is neither.
  */
 bool lab_cell_parse(struct lab_cell *c, struct err *err);
 

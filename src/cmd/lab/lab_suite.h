@@ -20,11 +20,19 @@
 
 struct err;
 
+struct check_profile;
+
 struct lab_suite {
 	struct mark_spec spec;
+	/* --check: iolab check's profile instead of mark (lab_check.h),
+	 * each step for check_runtime_ns. */
+	const struct check_profile *check;
+	uint64_t check_runtime_ns;
 };
 
-/* Defaults: preset cdm6, 1 run of 2 s per test and direction. */
+/* Defaults: preset cdm6; per test and direction runs of 250 ms until the
+ * mean MB/s is known to +-5 %, 4 s at most (mark's precision procedure,
+ * sized for guests: a TCG guest's cells must not take minutes each). */
 void lab_suite_defaults(struct lab_suite *s);
 /* --preset NAME (mark's presets). */
 bool lab_suite_set_preset(struct lab_suite *s, const char *name,
@@ -32,9 +40,19 @@ bool lab_suite_set_preset(struct lab_suite *s, const char *name,
 /* --tests "SEQ1M-Q8T1,RND4K-Q1T1". */
 bool lab_suite_set_tests(struct lab_suite *s, const char *list,
 			 struct err *err);
-/* --runs, --time; then everything checked as mark checks it. */
+/* --check NAME: the profile instead of mark's tests, each step for
+ * @runtime_ns (at least 1 s, as check). */
+bool lab_suite_set_check(struct lab_suite *s, const char *name,
+			 uint64_t runtime_ns, struct err *err);
+/*
+ * --runs N (CrystalDiskMark's fixed procedure, 0 = the precision one),
+ * --time, --precision PCT and --max-time (0 = the default each); then
+ * everything checked as mark checks it.
+ */
 bool lab_suite_finish(struct lab_suite *s, unsigned int runs, uint64_t time_ns,
-		      struct err *err);
+		      double precision_pct, uint64_t max_ns, struct err *err);
+/* The mark spec the guests run. */
+const struct mark_spec *lab_suite_spec(const struct lab_suite *s);
 
 /* The preset's name, or NULL for a list of tests. */
 const char *lab_suite_preset(const struct lab_suite *s);
@@ -46,6 +64,8 @@ unsigned int lab_suite_runs(const struct lab_suite *s);
 uint64_t lab_suite_time_ns(const struct lab_suite *s);
 /* Time the suite takes, warm-up runs included, without preparation. */
 uint64_t lab_suite_estimate_ns(const struct lab_suite *s);
+/* The longest it may take: every test at its --max-time. */
+uint64_t lab_suite_estimate_max_ns(const struct lab_suite *s);
 /* One measured step (a run, warm-up or scored): the longest silence. */
 uint64_t lab_suite_step_ns(const struct lab_suite *s);
 /* "cdm6 (SEQ128K Q32T1, ...), read and write, 1 warm-up + 1 run of 2 s". */

@@ -14,6 +14,7 @@
 #include "lab_host.h"
 #include "../../util/margin.h"
 #include "../../util/parse.h"
+#include "../../util/term.h"
 #include "../../util/xmem.h"
 
 /* Distinct reasons, numbered in order of first appearance. */
@@ -105,11 +106,12 @@ static void print_table(const struct lab_report *r, int bus, int format,
 			if (fg && fg->has[dir]) {
 				char v[40];
 
-				snprintf(v, sizeof(v), "%.2f%s%s%s",
+				snprintf(v, sizeof(v), "%.2f%s%s%s%s",
 					 fg->mbps[dir],
 					 fg->cache_reads[dir] ? "c" : "",
 					 fg->unbacked_reads[dir] ? "z" : "",
-					 fg->cached_writes[dir] ? "w" : "");
+					 fg->cached_writes[dir] ? "w" : "",
+					 fg->imprecise[dir] ? "~" : "");
 				fprintf(f, "%*s", w, v);
 			} else {
 				fprintf(f, "%*s", w, "-");
@@ -185,17 +187,18 @@ static void print_best(const struct lab_report *r, int bus, int format,
 			lab_cell_words(next, bus < 0, buf, sizeof(buf));
 			if (m.too_close)
 				fprintf(f,
-					" (too close to call against %s, %.2f MB/s: within the noise, ±%.0f%%)",
-					buf, lab_cell_score(next), 100 * m.unc);
+					" (too close to call against %s, %.2f MB/s: within the noise, %s%.0f%%)",
+					buf, lab_cell_score(next),
+					term_glyph("\u00b1"), 100 * m.unc);
 			else if (isnan(m.unc))
 				fprintf(f,
 					" (the next safe one: %s, %.2f MB/s, %.2fx; noise unknown with one run: use --runs 3)",
 					buf, lab_cell_score(next), m.ratio);
 			else
 				fprintf(f,
-					" (the next safe one: %s, %.2f MB/s, %.2fx, beyond the noise of ±%.0f%%)",
+					" (the next safe one: %s, %.2f MB/s, %.2fx, beyond the noise of %s%.0f%%)",
 					buf, lab_cell_score(next), m.ratio,
-					100 * m.unc);
+					term_glyph("\u00b1"), 100 * m.unc);
 		}
 		fprintf(f, "; %s\n", cache_risk(b->cache));
 		if (lab_cell_cached_writes(b))
@@ -284,7 +287,7 @@ static void print_indented(const char *text, FILE *f)
 /* The legend of the marks the tables carry. */
 static void print_marks(const struct lab_report *r, FILE *f)
 {
-	bool c = false, z = false, w = false;
+	bool c = false, z = false, w = false, n = false;
 
 	for (size_t i = 0; i < r->ncells; i++)
 		for (unsigned int t = 0; t < r->cells[i].nfigs; t++)
@@ -296,8 +299,9 @@ static void print_marks(const struct lab_report *r, FILE *f)
 				c |= g->cache_reads[d];
 				z |= g->unbacked_reads[d];
 				w |= g->cached_writes[d];
+				n |= g->imprecise[d];
 			}
-	if (c || z || w)
+	if (c || z || w || n)
 		fprintf(f, "\n");
 	if (c)
 		fprintf(f,
@@ -308,6 +312,9 @@ static void print_marks(const struct lab_report *r, FILE *f)
 	if (w)
 		fprintf(f,
 			"w = writes acknowledged from a cache; ranked at the rate counting the flush after the run\n");
+	if (n)
+		fprintf(f,
+			"~ = not known to the precision asked within the time per test: the mean of its runs, noisier than that\n");
 }
 
 static void print_notes(const struct lab_report *r, const struct notes *ns,

@@ -28,16 +28,19 @@ static const struct opt mark_table[] = {
 	{ "mix", 0, OPT_UINT, "PCT", OFF(s.mix_read_pct),
 	  "share of reads in the mix tests, percent (default 70)", NULL, 0,
 	  100 },
-	{ .kind = OPT_GROUP,
-	  .name = "",
-	  .help = "Procedure (CrystalDiskMark's)" },
-	{ "runs", 'n', OPT_UINT, "N", OFF(s.runs),
-	  "scored runs per test and direction, after 1 warm-up (default 5)",
+	{ .kind = OPT_GROUP, .name = "", .help = "Procedure" },
+	{ "precision", 0, OPT_DOUBLE, "PCT", OFF(precision_pct),
+	  "run each test until the 95% interval of its mean MB/s is within +-PCT% (default 5)",
+	  NULL, 0.1, 50 },
+	{ "max-time", 0, OPT_DURATION, "TIME", OFF(s.max_ns),
+	  "at most this long per test and direction, warm-up included; a figure not known by then is marked noisy (default 20s)" },
+	{ "runs", 'n', OPT_UINT, "N", OFF(runs),
+	  "CrystalDiskMark's procedure instead: exactly N runs per test after 1 warm-up, the best shown (with it --time defaults to 5s, --interval to 5s)",
 	  NULL, 1, 1000 },
 	{ "time", 0, OPT_DURATION, "TIME", OFF(time_ns),
-	  "length of each run, e.g. 5s, 500ms (default 5s; flash 1s; at least 1ms)" },
+	  "length of each run, the warm-up's too, e.g. 5s, 500ms (default 500ms; with --runs 5s; flash 1s; at least 1ms)" },
 	{ "interval", 0, OPT_DURATION, "TIME", OFF(interval_ns),
-	  "pause between tests, 0 for none (default 5s; flash 30s)" },
+	  "pause between tests, 0 for none (default none; with --runs 5s; flash 30s)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "QEMU engine and cache mode" },
 	OPT_ROWS_ENGINE(struct suite_cli, s.base.engine, s.base.cache, ""),
 	{ "flush-every", 0, OPT_U64, "N", OFF(s.base.flush_every),
@@ -61,10 +64,12 @@ static const struct opt_cmd mark_cmd = {
 	.name = "mark",
 	.synopsis = "iolab mark [OPTIONS] [TARGET]",
 	.summary =
-		"CrystalDiskMark's suites, done as CrystalDiskMark does them: per test and\n"
-		"direction one unscored warm-up run, then --runs runs of --time, reads first,\n"
-		"then writes, then mix, --interval between tests. The headline is the best\n"
-		"run (as CrystalDiskMark); mean, minimum and standard deviation sit beside it.\n"
+		"CrystalDiskMark's suites: reads first, then writes, then mix. Per test and\n"
+		"direction one unscored warm-up run, then runs of --time until the 95% interval\n"
+		"of the mean MB/s over the runs is within --precision (3 runs at least,\n"
+		"--max-time at most); the headline is that mean, its interval beside it.\n"
+		"--runs N --time T is CrystalDiskMark's exact procedure (N runs, the best one\n"
+		"the headline). The JSON says which procedure ran.\n"
 		"TARGET defaults to " CLI_DEFAULT_TARGET
 		" in the current directory, created (1 GiB),\n"
 		"filled and removed; writing to anything else needs --allow-write-*.",
@@ -79,10 +84,11 @@ static const struct opt_cmd mark_cmd = {
 		"  flash    CDM 9 Flash Memory: the default tests, --time 1s --interval 30s\n"
 		"Q = requests in flight per thread, T = threads. MB/s = 10^6 bytes/s.\n"
 		"--csv columns: engine, cache, test, pattern, bs_bytes, qd, threads, direction,\n"
-		"  runs_scored, mbps_max/_mean/_min/_stddev, iops_max/_mean/_min/_stddev,\n"
-		"  lat_min/_mean/_p50/_p99/_max_us (microseconds), mix_read_pct and\n"
-		"  mix_read/write_mbps_max/_mean (with mix tests), page_cache_reads, partial,\n"
-		"  warnings. Empty = no figure (stddev needs 2 runs).\n"
+		"  runs_scored, MB_s (the headline), MB_s_ci95_pct, MB_s_max/_mean/_min/_stddev,\n"
+		"  iops, iops_max/_mean/_min/_stddev, lat_min/_mean/_p50/_p99/_max_us\n"
+		"  (microseconds), mix_read_pct and mix_read/write_MB_s_max/_mean (with mix\n"
+		"  tests), page_cache_reads, partial, warnings. Empty = no figure (stddev needs\n"
+		"  2 runs; the interval is not for --runs).\n"
 		"Sizes: 4k, 1M, 1g (powers of 1024), 4kB, 1MB (powers of 1000). Durations: 500ms, 5s, 2m.\n"
 		"Exit: 0 ok, 1 usage, 2 environment or refused, 3 I/O error, 130 interrupted.\n",
 	.max_positional = 1,
@@ -111,7 +117,8 @@ static void mark_announce(struct measure *m)
 	const struct suite_cli *c = &((struct mark_state *)m->self)->c;
 
 	suite_print_estimate("iolab mark", c, m->req.path, mark_count(&c->s),
-			     mark_estimate_ns(&c->s));
+			     mark_estimate_ns(&c->s),
+			     mark_estimate_max_ns(&c->s));
 }
 
 static bool mark_measure(struct measure *m, struct err *err)

@@ -27,8 +27,17 @@ void adapt_mark_settings(struct rdoc *d, const struct jr_node *o)
 	rdoc_set(d, RS_WORKLOAD, "preset", "preset", jr_str(o, "preset"));
 	rdoc_set(d, RS_WORKLOAD, "engine", "engine", jr_str(o, "engine"));
 	rdoc_set(d, RS_WORKLOAD, "cache", "cache", jr_str(o, "cache"));
+	rdoc_set(d, RS_WORKLOAD, "procedure", "procedure",
+		 jr_str(o, "procedure"));
 	rdoc_set(d, RS_WORKLOAD, "runs", "runs per test",
 		 jr_scalar(o, "runs", buf, sizeof(buf)));
+	rdoc_set(d, RS_WORKLOAD, "precision", "precision asked, +-%",
+		 jr_scalar(o, "precision_pct", buf, sizeof(buf)));
+	if (jr_num(o, "max_time_s", &v)) {
+		snprintf(buf, sizeof(buf), "%g s", v);
+		rdoc_set(d, RS_WORKLOAD, "max_time", "time per test at most",
+			 buf);
+	}
 	if (jr_num(o, "time_s", &v)) {
 		snprintf(buf, sizeof(buf), "%g s", v);
 		rdoc_set(d, RS_WORKLOAD, "time", "time per run", buf);
@@ -75,7 +84,7 @@ static const char *dir_note(const struct jr_node *dir, char *buf, size_t len)
 	int n;
 
 	n = snprintf(buf, len, "%s IOPS, mean %s, p99 %s",
-		     rfmt(RU_IOPS, adapt_stat(dir, "iops", "max"), iops,
+		     rfmt(RU_IOPS, adapt_headline(dir, "iops"), iops,
 			  sizeof(iops)),
 		     rfmt(RU_NS, adapt_stat(dir, "lat_ns", "mean"), mean,
 			  sizeof(mean)),
@@ -165,10 +174,19 @@ bool adapt_mark(struct rdoc *d, const struct jr_node *root, struct err *err)
 		 jr_str(o, "cache") ? jr_str(o, "cache") : "?",
 		 adapt_target(env, tgt, sizeof(tgt)));
 	d->title = xstrdup(title);
-	snprintf(
-		title, sizeof(title),
-		"Bars show the best of %s runs, as CrystalDiskMark reports; the whisker spans the slowest to the fastest run and the tick marks the mean.",
-		jr_scalar(o, "runs", runs, sizeof(runs)) ? runs : "the");
+	if (jr_str(o, "headline") && !strcmp(jr_str(o, "headline"), "mean"))
+		snprintf(
+			title, sizeof(title),
+			"Bars show the mean of each test's runs, run until it was known to +-%s%% (95%% interval); the whisker spans the slowest to the fastest run.",
+			jr_scalar(o, "precision_pct", runs, sizeof(runs)) ?
+				runs :
+				"?");
+	else
+		snprintf(
+			title, sizeof(title),
+			"Bars show the best of %s runs, as CrystalDiskMark reports; the whisker spans the slowest to the fastest run and the tick marks the mean.",
+			jr_scalar(o, "runs", runs, sizeof(runs)) ? runs :
+								   "the");
 	d->summary = xstrdup(title);
 
 	for (size_t i = 0; i < jr_len(tests); i++) {
@@ -186,7 +204,7 @@ bool adapt_mark(struct rdoc *d, const struct jr_node *root, struct err *err)
 			if (!dir)
 				continue;
 			rbars_add(bars, suite_dir_labels[k],
-				  adapt_stat(dir, "mbps", "max"),
+				  adapt_headline(dir, "mbps"),
 				  adapt_stat(dir, "mbps", "min"),
 				  adapt_stat(dir, "mbps", "max"),
 				  adapt_stat(dir, "mbps", "mean"),

@@ -41,7 +41,7 @@ struct mark_fig {
 	double (*get)(const struct mark_cell *c);
 };
 
-#define MARK_NFIGS 17
+#define MARK_NFIGS 20
 extern const struct mark_fig mark_figs[MARK_NFIGS];
 
 /* Value of figure @f of cell @c, a test run in direction @d. */

@@ -37,11 +37,28 @@ json_t *jmark_options(const struct mark_spec *s)
 					      json_string(suite_dir_names[d]));
 	json_object_set_new(o, "directions", dirs);
 	json_object_set_new(o, "mix_read_pct", json_integer(s->mix_read_pct));
-	json_object_set_new(o, "runs", json_integer(s->runs));
+	/* Which procedure ran: "precision" (runs until the interval of the
+	 * mean is narrow enough; the mean is the headline) or
+	 * "crystaldiskmark" (a fixed number of runs; the best is). */
+	json_object_set_new(o, "procedure",
+			    json_string(s->procedure == MARK_FIXED ?
+						"crystaldiskmark" :
+						"precision"));
+	if (s->procedure == MARK_FIXED) {
+		json_object_set_new(o, "runs", json_integer(s->runs));
+	} else {
+		json_object_set_new(o, "runs", json_null());
+		jset_real(o, "precision_pct", 100 * s->precision, 3);
+		json_object_set_new(o, "min_runs", json_integer(s->min_runs));
+		jset_real(o, "max_time_s", (double)s->max_ns / 1e9, 3);
+		json_object_set_new(o, "confidence", json_real(0.95));
+	}
 	json_object_set_new(o, "warmup_runs", json_integer(1));
 	jset_real(o, "time_s", (double)s->time_ns / 1e9, 3);
 	jset_real(o, "interval_s", (double)s->interval_ns / 1e9, 3);
-	json_object_set_new(o, "headline", json_string("max"));
+	json_object_set_new(o, "headline",
+			    json_string(s->procedure == MARK_FIXED ? "max" :
+								     "mean"));
 	return o;
 }
 
@@ -109,6 +126,13 @@ static json_t *jcell(const struct mark_result *r, const struct mark_cell *c,
 	runs = json_array();
 	json_object_set_new(o, "partial", json_boolean(c->partial));
 	json_object_set_new(o, "runs_scored", json_integer(c->scored));
+	jset_real(o, "elapsed_s", c->elapsed_s, 3);
+	/* With the precision procedure: whether the interval narrowed to
+	 * what was asked (false: the figure is noisy, see warnings). */
+	if (c->procedure == MARK_PRECISION)
+		json_object_set_new(o, "precise", json_boolean(c->precise));
+	else
+		json_object_set_new(o, "precise", json_null());
 	if (d == MARK_MIX)
 		json_object_set_new(o, "read_pct",
 				    json_integer(r->spec.mix_read_pct));

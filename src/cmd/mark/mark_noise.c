@@ -55,7 +55,26 @@ double mark_cell_cv(const struct mark_cell *c)
 	return cell_cv(c, &over, &seconds);
 }
 
-void mark_noise_check(struct mark_cell *c)
+/* The precision procedure: noisy is an interval it could not narrow. */
+static void precision_check(struct mark_cell *c, const struct mark_spec *s)
+{
+	if (c->precise || c->partial)
+		return;
+	if (isnan(c->rel_ci)) {
+		warn_add(
+			&c->warnings, "noisy",
+			"%u run%s in %.1f s give no interval: the figure is not known to +-%.0f%%; give a longer --max-time",
+			c->scored, c->scored == 1 ? "" : "s", c->elapsed_s,
+			100 * s->precision);
+		return;
+	}
+	warn_add(
+		&c->warnings, "noisy",
+		"after %u runs in %.1f s its MB/s is known to +-%.1f%% only (95%% interval of the mean), not the +-%.0f%% asked: the disk is noisier than that; read the mean with its interval, or give a longer --max-time",
+		c->scored, c->elapsed_s, 100 * c->rel_ci, 100 * s->precision);
+}
+
+void mark_noise_check(struct mark_cell *c, const struct mark_spec *s)
 {
 	unsigned int over;
 	bool seconds;
@@ -63,6 +82,10 @@ void mark_noise_check(struct mark_cell *c)
 
 	if (!c->scored || !engine_uses_buffers(c->runs[0].spec.engine))
 		return; /* no I/O: the spread is the machine's, not a disk's */
+	if (c->procedure == MARK_PRECISION) {
+		precision_check(c, s);
+		return;
+	}
 	cv = cell_cv(c, &over, &seconds);
 	if (isnan(cv) || cv <= NOISY_CV)
 		return;

@@ -15,6 +15,27 @@ void suite_cli_init(struct suite_cli *c)
 {
 	memset(c, 0, sizeof(*c));
 	mark_spec_defaults(&c->s);
+	c->precision_pct = 100 * c->s.precision;
+}
+
+/* --runs (CrystalDiskMark's procedure) or --precision/--max-time. */
+static bool choose_procedure(struct suite_cli *c, const struct opt_cmd *cmd,
+			     const struct opt_state *st, struct err *err)
+{
+	bool prec = opts_was_set(cmd, st, "precision"),
+	     cap = opts_was_set(cmd, st, "max-time");
+
+	if (!opts_was_set(cmd, st, "runs")) {
+		c->s.precision = c->precision_pct / 100;
+		return true;
+	}
+	if (prec || cap)
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--runs fixes the number of runs (CrystalDiskMark's procedure); %s stops when the figure is known: give one or the other",
+			prec ? "--precision" : "--max-time");
+	mark_spec_set_fixed(&c->s, c->runs);
+	return true;
 }
 
 static bool parse_only(struct suite_cli *c, struct err *err)
@@ -65,6 +86,8 @@ bool suite_cli_finish(struct suite_cli *c, const struct opt_cmd *cmd,
 	struct mark_spec *s = &c->s;
 	char list[160];
 
+	if (!choose_procedure(c, cmd, st, err))
+		return false;
 	if (c->preset && c->tests)
 		return err_set(
 			err, EXIT_USAGE, 0,
@@ -90,7 +113,8 @@ bool suite_cli_finish(struct suite_cli *c, const struct opt_cmd *cmd,
 		mark_spec_set_preset(s, p);
 	}
 	/* An explicit --time or --interval wins over the preset's. */
-	if (opts_was_set(cmd, st, "time"))
+	c->time_set = opts_was_set(cmd, st, "time");
+	if (c->time_set)
 		s->time_ns = c->time_ns;
 	if (opts_was_set(cmd, st, "interval"))
 		s->interval_ns = c->interval_ns;
@@ -131,11 +155,24 @@ const char *suite_fmt_eta(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+const char *suite_fmt_span(uint64_t ns, uint64_t max_ns, char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	if (max_ns <= ns) {
+		snprintf(buf, len, "about %s", suite_fmt_eta(ns, a, sizeof(a)));
+		return buf;
+	}
+	snprintf(buf, len, "%s to %s", suite_fmt_eta(ns, a, sizeof(a)),
+		 suite_fmt_eta(max_ns, b, sizeof(b)));
+	return buf;
+}
+
 void suite_print_estimate(const char *who, const struct suite_cli *c,
 			  const char *path, unsigned int ntests,
-			  uint64_t total_ns)
+			  uint64_t total_ns, uint64_t max_ns)
 {
-	char dirs[32] = "", proc[128], eta[32], sz[32], fill[96] = "";
+	char dirs[32] = "", proc[192], eta[64], sz[32], fill[96] = "";
 	struct stat sb;
 	size_t n = 0;
 
@@ -148,8 +185,8 @@ void suite_print_estimate(const char *who, const struct suite_cli *c,
 		snprintf(fill, sizeof(fill), ", after writing the %s test file",
 			 fmt_size(c->m.size ? c->m.size : 1ull << 30, sz,
 				  sizeof(sz)));
-	fprintf(stderr, "%s: %u test%s (%s), %s: about %s%s\n", who, ntests,
+	fprintf(stderr, "%s: %u test%s (%s), %s: %s%s\n", who, ntests,
 		ntests == 1 ? "" : "s", dirs,
 		mark_procedure_text(&c->s, proc, sizeof(proc)),
-		suite_fmt_eta(total_ns, eta, sizeof(eta)), fill);
+		suite_fmt_span(total_ns, max_ns, eta, sizeof(eta)), fill);
 }

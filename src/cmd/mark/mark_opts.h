@@ -24,6 +24,9 @@ struct suite_cli {
 	const char *engines, *caches; /* matrix's lists */
 	const char *check; /* matrix --check PROFILE */
 	uint64_t time_ns, interval_ns; /* applied over the preset's */
+	bool time_set; /* --time was given */
+	unsigned int runs; /* --runs: CrystalDiskMark's fixed procedure */
+	double precision_pct; /* --precision */
 	struct measure_flags m; /* region, safety, output */
 };
 
@@ -43,7 +46,10 @@ bool suite_cli_finish(struct suite_cli *c, const struct opt_cmd *cmd,
  */
 void suite_print_estimate(const char *who, const struct suite_cli *c,
 			  const char *path, unsigned int ntests,
-			  uint64_t total_ns);
+			  uint64_t total_ns, uint64_t max_ns);
+/* "about 4 min 35 s", or "16 s to 2 min 40 s" when the procedure stops
+ * on precision (@max_ns the cap). */
+const char *suite_fmt_span(uint64_t ns, uint64_t max_ns, char *buf, size_t len);
 /* "4 min 35 s", "50 s", "1 h 02 min". */
 const char *suite_fmt_eta(uint64_t ns, char *buf, size_t len);
 

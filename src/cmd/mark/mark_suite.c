@@ -11,9 +11,11 @@
 #include "../../core/runner.h"
 #include "../../core/plausible.h"
 #include "../../core/target.h"
+#include "../../engine/engine.h"
 #include "../../util/clock.h"
 #include "../../util/err.h"
 #include "../../util/sig.h"
+#include "../../util/student.h"
 #include "../../util/xmem.h"
 
 /* Warnings that speak of the whole target, not of one test. */
@@ -32,8 +34,17 @@ const char *mark_cell_marks(const struct mark_cell *c, char *buf)
 		*p++ = 'z';
 	if (c->cached_writes)
 		*p++ = 'w';
+	if (mark_cell_imprecise(c))
+		*p++ = '~';
 	*p = '\0';
 	return buf;
+}
+
+bool mark_cell_imprecise(const struct mark_cell *c)
+{
+	return c->procedure == MARK_PRECISION && c->scored && !c->precise &&
+	       !c->partial && c->nruns &&
+	       engine_uses_buffers(c->runs[0].spec.engine);
 }
 
 void mark_marks_legend(const char *marks, FILE *f)
@@ -47,11 +58,79 @@ void mark_marks_legend(const char *marks, FILE *f)
 	if (strchr(marks, 'w'))
 		fprintf(f,
 			"w = writes acknowledged from a cache: with the flush that put them on the storage they ran slower (see the warnings).\n");
+	if (strchr(marks, '~'))
+		fprintf(f,
+			"~ = not known to the precision asked within --max-time: the mean of its runs, noisier than that (see the warnings).\n");
 }
 
 double mark_cell_mbps(const struct mark_cell *c)
 {
-	return c->scored ? c->mbps.max : 0;
+	if (!c->scored)
+		return 0;
+	return c->procedure == MARK_FIXED ? c->mbps.max : c->mbps.mean;
+}
+
+double mark_cell_iops(const struct mark_cell *c)
+{
+	if (!c->scored)
+		return 0;
+	return c->procedure == MARK_FIXED ? c->iops.max : c->iops.mean;
+}
+
+double mark_cell_unc(const struct mark_cell *c)
+{
+	double cv = mark_cell_cv(c);
+
+	if (c->procedure == MARK_FIXED || isnan(cv) || c->scored < 2)
+		return cv;
+	return cv / sqrt((double)c->scored);
+}
+
+/* MB/s of a run, reads and writes together. */
+static double run_mbps(const struct run_result *r)
+{
+	return result_mbps(r, DIR_READ) + result_mbps(r, DIR_WRITE);
+}
+
+/* Half-width of the 95 % interval of the mean MB/s over the complete
+ * runs (Student's t); NAN below two. */
+static double runs_ci(const struct mark_cell *c, double *mean)
+{
+	double sum = 0, sq = 0, sd;
+	unsigned int n = 0;
+
+	*mean = NAN;
+	for (unsigned int k = 0; k < c->nruns; k++)
+		if (!c->runs[k].partial) {
+			sum += run_mbps(&c->runs[k]);
+			n++;
+		}
+	if (!n)
+		return NAN;
+	*mean = sum / n;
+	if (n < 2)
+		return NAN;
+	for (unsigned int k = 0; k < c->nruns; k++)
+		if (!c->runs[k].partial) {
+			double v = run_mbps(&c->runs[k]) - *mean;
+
+			sq += v * v;
+		}
+	sd = sqrt(sq / (n - 1));
+	return student_crit(0.05, n - 1) * sd / sqrt((double)n);
+}
+
+/* The interval relative to the mean; NAN when unknown, 0 for a mean of 0
+ * with no spread (nothing moved: nothing more to learn). */
+static double runs_rel_ci(const struct mark_cell *c)
+{
+	double mean, ci = runs_ci(c, &mean);
+
+	if (isnan(ci))
+		return NAN;
+	if (mean > 0)
+		return ci / mean;
+	return ci > 0 ? NAN : 0;
 }
 
 static void stat_of(const double *v, unsigned int n, struct mark_stat *s)
@@ -76,13 +155,15 @@ static void stat_of(const double *v, unsigned int n, struct mark_stat *s)
 }
 
 /* Figures of the complete runs of a cell. */
-static void cell_figures(struct mark_cell *c, enum mark_dir d)
+static void cell_figures(struct mark_cell *c, enum mark_dir d,
+			 const struct mark_spec *s)
 {
 	unsigned int n = c->scored;
 	double *mb = xcalloc(n + 1, sizeof(double));
 	double *io = xcalloc(n + 1, sizeof(double));
 	double *rd = xcalloc(n + 1, sizeof(double));
 	double *wr = xcalloc(n + 1, sizeof(double));
+	double mean;
 
 	hist_init(c->lat);
 	for (unsigned int k = 0; k < n; k++) {
@@ -90,7 +171,10 @@ static void cell_figures(struct mark_cell *c, enum mark_dir d)
 
 		rd[k] = result_mbps(r, DIR_READ);
 		wr[k] = result_mbps(r, DIR_WRITE);
-		if (result_storage_mbps(r) > c->storage_mbps)
+		/* Like the headline: the best run's, or the mean of all. */
+		if (c->procedure != MARK_FIXED)
+			c->storage_mbps += result_storage_mbps(r) / n;
+		else if (result_storage_mbps(r) > c->storage_mbps)
 			c->storage_mbps = result_storage_mbps(r);
 		if (result_writes_cached(r))
 			c->cached_writes = true;
@@ -107,7 +191,11 @@ static void cell_figures(struct mark_cell *c, enum mark_dir d)
 		stat_of(rd, n, &c->read_mbps);
 		stat_of(wr, n, &c->write_mbps);
 	}
-	mark_noise_check(c);
+	c->ci_mbps = runs_ci(c, &mean);
+	c->rel_ci = runs_rel_ci(c);
+	c->precise = c->procedure == MARK_PRECISION && !isnan(c->rel_ci) &&
+		     c->rel_ci <= s->precision && c->scored >= s->min_runs;
+	mark_noise_check(c, s);
 	if (c->lat->count && c->lat->count < 1000)
 		warn_add(
 			&c->warnings, "few-samples",
@@ -179,15 +267,11 @@ static void fmt_left(uint64_t ns, char *buf, size_t len)
 }
 
 static void set_label(struct walk *w, const char *test, enum mark_dir d,
-		      unsigned int run)
+		      const char *what)
 {
-	char left[32], what[32];
+	char left[32];
 
 	fmt_left(w->left_ns + w->s->eta_after_ns, left, sizeof(left));
-	if (run)
-		snprintf(what, sizeof(what), "run %u/%u", run, w->s->runs);
-	else
-		snprintf(what, sizeof(what), "warm-up");
 	snprintf(w->label, sizeof(w->label), "%s %u/%u %s %s %s, %s left",
 		 w->s->label ? w->s->label : "mark", w->pos, w->total, test,
 		 suite_dir_names[d], what, left);
@@ -238,10 +322,68 @@ static void note_error(struct mark_result *mr, const struct run_result *r,
 
 enum cell_rc { CELL_NEXT, CELL_STOP, CELL_FAILED };
 
+/* Whether a test that began at @t0 takes another scored run. */
+static bool more_runs(const struct mark_spec *s, const struct mark_cell *c,
+		      uint64_t t0)
+{
+	double rel;
+
+	if (c->nruns >= mark_max_runs(s))
+		return false;
+	if (s->procedure == MARK_FIXED)
+		return true;
+	if (c->scored >= s->min_runs) {
+		rel = runs_rel_ci(c);
+		if (!isnan(rel) && rel <= s->precision)
+			return false;
+	}
+	/* The floor of runs is kept even past the cap: validate() made
+	 * room for it, and a slow job start must not leave one run. */
+	return c->scored < s->min_runs ||
+	       clock_ns() - t0 + s->time_ns <= s->max_ns;
+}
+
+/* "run 2/5", or with the precision procedure "run 4, +-7.2 %". */
+static void run_words(const struct mark_spec *s, const struct mark_cell *c,
+		      char *buf, size_t len)
+{
+	double rel = runs_rel_ci(c);
+
+	if (s->procedure == MARK_FIXED)
+		snprintf(buf, len, "run %u/%u", c->nruns + 1, s->runs);
+	else if (isnan(rel))
+		snprintf(buf, len, "run %u", c->nruns + 1);
+	else
+		snprintf(buf, len, "run %u, +-%.1f%% of %.0f%%", c->nruns + 1,
+			 100 * rel, 100 * s->precision);
+}
+
+/* The run just done: the warm-up's figures, or a scored run kept. */
+static void keep_run(struct mark_result *mr, struct mark_cell *c,
+		     struct run_result *res, bool warmup)
+{
+	if (warmup) {
+		/* Unscored, as CrystalDiskMark's "Preparing" run. */
+		c->warmup_done = !res->partial;
+		c->warmup_mbps = run_mbps(res);
+		c->warmup_iops = result_iops(res, DIR_READ) +
+				 result_iops(res, DIR_WRITE);
+		c->warmup_s = res->elapsed_s;
+		/* Its warnings too are not scored: the runs that are repeat
+		 * whatever still holds. */
+		result_free(res);
+		return;
+	}
+	take_warnings(mr, c, &res->warnings);
+	c->runs[c->nruns++] = *res;
+	if (!res->partial)
+		c->scored++;
+}
+
 /*
- * One test in one direction: the warm-up, then the scored runs. CELL_STOP
- * after a signal or an I/O error; CELL_FAILED, with @err set, when a job
- * could not start.
+ * One test in one direction: the warm-up, then the scored runs (as many
+ * as the procedure wants). CELL_STOP after a signal or an I/O error;
+ * CELL_FAILED, with @err set, when a job could not start.
  */
 static enum cell_rc run_cell(struct walk *w, const struct target *t,
 			     struct mark_result *mr, unsigned int i,
@@ -251,15 +393,17 @@ static enum cell_rc run_cell(struct walk *w, const struct target *t,
 	struct mark_cell *c = &mr->cell[i][d];
 	struct runner_opts ro = { .progress = s->progress,
 				  .label_names_job = true };
-	char name[32];
+	uint64_t t0 = clock_ns();
+	char name[32], what[48];
 	bool go = true;
 
 	mark_test_name(&s->tests[i], name, sizeof(name));
 	c->started = true;
-	c->runs = xcalloc(s->runs, sizeof(*c->runs));
+	c->procedure = s->procedure;
+	c->runs = xcalloc(mark_max_runs(s), sizeof(*c->runs));
 	c->lat = xmalloc(sizeof(*c->lat));
 	hist_init(c->lat);
-	for (unsigned int run = 0; run <= s->runs && go; run++) {
+	for (unsigned int run = 0; go && (!run || more_runs(s, c, t0)); run++) {
 		struct run_result res;
 		struct job_spec j;
 
@@ -270,13 +414,16 @@ static enum cell_rc run_cell(struct walk *w, const struct target *t,
 			break;
 		}
 		mark_job(s, i, d, run, &j);
-		set_label(w, name, d, run);
+		if (run)
+			run_words(s, c, what, sizeof(what));
+		set_label(w, name, d, run ? what : "warm-up");
 		ro.label = w->label;
 		if (!runner_run(&j, t, &ro, &res, err)) {
 			result_free(&res);
 			err_prefix(err, "%s %s", name, suite_dir_names[d]);
 			c->partial = true;
-			cell_figures(c, d);
+			c->elapsed_s = (double)(clock_ns() - t0) / 1e9;
+			cell_figures(c, d, s);
 			return CELL_FAILED;
 		}
 		w->left_ns -= w->left_ns > s->time_ns ? s->time_ns : w->left_ns;
@@ -292,25 +439,10 @@ static enum cell_rc run_cell(struct walk *w, const struct target *t,
 			c->partial = true;
 			go = false;
 		}
-		if (run == 0) {
-			/* Unscored, as CrystalDiskMark's "Preparing" run. */
-			c->warmup_done = !res.partial;
-			c->warmup_mbps = result_mbps(&res, DIR_READ) +
-					 result_mbps(&res, DIR_WRITE);
-			c->warmup_iops = result_iops(&res, DIR_READ) +
-					 result_iops(&res, DIR_WRITE);
-			c->warmup_s = res.elapsed_s;
-			/* Its warnings too are not scored: the runs that
-			 * are repeat whatever still holds. */
-			result_free(&res);
-			continue;
-		}
-		take_warnings(mr, c, &res.warnings);
-		c->runs[c->nruns++] = res;
-		if (!res.partial)
-			c->scored++;
+		keep_run(mr, c, &res, run == 0);
 	}
-	cell_figures(c, d);
+	c->elapsed_s = (double)(clock_ns() - t0) / 1e9;
+	cell_figures(c, d, s);
 	return go && !mr->partial ? CELL_NEXT : CELL_STOP;
 }
 

@@ -83,13 +83,31 @@ int mark_tests_parse(const char *list, struct mark_test *out, int max,
 /* CrystalDiskMark's label: "SEQ1M Q8T1", "RND4K Q32T16". */
 const char *mark_test_name(const struct mark_test *t, char *buf, size_t len);
 
+/*
+ * How long each test runs. MARK_PRECISION (the default): after the
+ * warm-up, runs of time_ns each until the 95 % interval of the mean MB/s
+ * over the runs is within +-precision of it (min_runs at least), or until
+ * max_ns has gone by for the test (then the figure is marked noisy); the
+ * headline is that mean. The interval is over runs, not the seconds of
+ * one run: separate runs start their I/O afresh and are close to
+ * independent samples, where a run's seconds follow each other (write
+ * back, a device's cache) and make an interval look narrower than it is.
+ * MARK_FIXED: CrystalDiskMark's procedure, a warm-up then exactly runs
+ * runs, the best run the headline.
+ */
+enum mark_procedure { MARK_PRECISION, MARK_FIXED };
+
 struct mark_spec {
 	unsigned int ntests;
 	struct mark_test tests[MARK_MAX_TESTS];
 	bool dir[MARK_DIRS]; /* which directions run */
 	unsigned int mix_read_pct; /* share of reads in mix tests */
-	unsigned int runs; /* scored runs per test and direction */
+	enum mark_procedure procedure;
+	unsigned int runs; /* MARK_FIXED: scored runs per test and direction */
 	uint64_t time_ns; /* each run, the warm-up run too */
+	double precision; /* MARK_PRECISION: half-width asked, 0.05 = 5 % */
+	uint64_t max_ns; /* MARK_PRECISION: cap per test and direction */
+	unsigned int min_runs; /* MARK_PRECISION: floor of scored runs */
 	uint64_t interval_ns; /* pause between consecutive tests */
 	/*
 	 * What every test inherits: engine, cache, pattern, seed, flush_every
@@ -106,11 +124,16 @@ struct mark_spec {
 };
 
 /*
- * The defaults: the CDM 8/9 default preset, read and write, 5 runs of 5 s,
- * 5 s between tests, mix 70 % reads, the runner's default engine and
- * cache=none.
+ * The defaults: the CDM 8/9 default preset, read and write, runs of
+ * 500 ms until each MB/s is known to +-5 % (3 runs at least, 20 s per test
+ * at most), no pause between tests, mix 70 % reads, the runner's default
+ * engine and cache=none.
  */
 void mark_spec_defaults(struct mark_spec *s);
+/* CrystalDiskMark's procedure: @runs runs of 5 s, 5 s between tests. */
+void mark_spec_set_fixed(struct mark_spec *s, unsigned int runs);
+/* Most scored runs a test may take: runs, or what max_ns holds. */
+unsigned int mark_max_runs(const struct mark_spec *s);
 /* Take a preset's tests (and its time and interval, as CDM's Flash). */
 void mark_spec_set_preset(struct mark_spec *s, const struct mark_preset *p);
 /* Everything checkable without the target, each test's job included. */
@@ -122,8 +145,12 @@ void mark_job(const struct mark_spec *s, unsigned int i, enum mark_dir d,
 	      unsigned int run, struct job_spec *j);
 /* Tests x directions that run. */
 unsigned int mark_count(const struct mark_spec *s);
-/* Time the whole suite will take (runs and pauses; no preparation). */
+/* Time the whole suite will take (runs and pauses; no preparation):
+ * with MARK_PRECISION, when every test is known after its floor of runs. */
 uint64_t mark_estimate_ns(const struct mark_spec *s);
+/* The longest it may take: every test at its cap (= the estimate for
+ * MARK_FIXED). */
+uint64_t mark_estimate_max_ns(const struct mark_spec *s);
 
 /* A figure across the scored runs. stddev is the sample deviation (n-1). */
 struct mark_stat {
@@ -132,15 +159,22 @@ struct mark_stat {
 
 /* One test in one direction. */
 struct mark_cell {
+	enum mark_procedure procedure; /* how its runs were chosen */
 	bool started; /* its warm-up began */
 	bool partial; /* stopped before all its runs were done */
 	bool warmup_done;
 	double warmup_mbps, warmup_iops, warmup_s;
 	unsigned int nruns; /* runs[] filled: complete, then maybe one cut */
 	unsigned int scored; /* complete runs, the ones the figures use */
-	struct run_result *runs; /* spec.runs entries */
+	struct run_result *runs; /* mark_max_runs() entries */
 	struct mark_stat mbps, iops;
 	struct mark_stat read_mbps, write_mbps; /* mix: each side */
+	/* Half-width of the 95 % interval of the mean MB/s over the scored
+	 * runs (Student's t), NAN below 2 runs; relative to the mean in
+	 * rel_ci. precise: MARK_PRECISION reached its precision. */
+	double ci_mbps, rel_ci;
+	bool precise;
+	double elapsed_s; /* the test's wall time, warm-up included */
 	struct hist *lat; /* all scored I/Os (mix: reads and writes) */
 	bool page_cache_reads; /* a run's reads came from the page cache */
 	/* The best scored run's MB/s counting the flush that put its writes
@@ -179,20 +213,34 @@ void mark_result_free(struct mark_result *r);
 /*
  * The marks a table puts after a cell's figure, as letters: c its reads
  * came from the page cache, z from a region no disk stored, w its writes
- * were acknowledged from a cache. "" when none; @buf holds 4.
+ * were acknowledged from a cache, ~ its figure is not known to the
+ * precision asked. "" when none; @buf holds MARK_MARKS_LEN.
  */
+#define MARK_MARKS_LEN 8
 const char *mark_cell_marks(const struct mark_cell *c, char *buf);
-/* The legend line of each mark in @marks ("czw"), for tables. */
+/* MARK_PRECISION could not narrow its interval within the cap. */
+bool mark_cell_imprecise(const struct mark_cell *c);
+/* The legend line of each mark in @marks ("czw~"), for tables. */
 void mark_marks_legend(const char *marks, FILE *f);
 
-/* Headline figure of a cell: max MB/s over the scored runs, 0 if none. */
+/* Headline figure of a cell, 0 if none: the mean MB/s over the scored
+ * runs (MARK_PRECISION) or the best run's (MARK_FIXED, as CDM). */
 double mark_cell_mbps(const struct mark_cell *c);
+/* Its IOPS the same way. */
+double mark_cell_iops(const struct mark_cell *c);
+/* Relative uncertainty of the headline, for rankings (util/margin.h):
+ * the standard error of the mean over the runs (MARK_PRECISION), the
+ * runs' coefficient of variation (MARK_FIXED: the best of N does not get
+ * surer with N). NAN when unknown. */
+double mark_cell_unc(const struct mark_cell *c);
 /*
- * Add the warning "noisy" to a cell whose MB/s spread by more than 10 %
- * (coefficient of variation over its scored runs; with one run, of the
- * run's full seconds). Called once its figures are summed up.
+ * Add the warning "noisy" to a cell: with MARK_PRECISION, one whose
+ * interval stayed wider than s->precision; with MARK_FIXED, one whose
+ * MB/s spread by more than 10 % (coefficient of variation over its scored
+ * runs; with one run, of the run's full seconds). Called once its figures
+ * are summed up (elapsed_s set for MARK_PRECISION's words).
  */
-void mark_noise_check(struct mark_cell *c);
+void mark_noise_check(struct mark_cell *c, const struct mark_spec *s);
 /* The cell's coefficient of variation of MB/s, as mark_noise_check()
  * judges it (over runs, or one run's seconds); NAN when unknown. */
 double mark_cell_cv(const struct mark_cell *c);

@@ -203,11 +203,37 @@ void mark_spec_defaults(struct mark_spec *s)
 	job_defaults(&s->base);
 	s->dir[MARK_READ] = s->dir[MARK_WRITE] = true;
 	s->mix_read_pct = 70;
+	s->procedure = MARK_PRECISION;
 	s->runs = 5;
-	s->time_ns = 5 * SEC;
-	s->interval_ns = 5 * SEC;
+	s->time_ns = SEC / 2;
+	s->interval_ns = 0;
+	s->precision = 0.05;
+	s->max_ns = 20 * SEC;
+	s->min_runs = 3;
 	s->label = "mark";
 	mark_spec_set_preset(s, &mark_presets[0]);
+}
+
+void mark_spec_set_fixed(struct mark_spec *s, unsigned int runs)
+{
+	s->procedure = MARK_FIXED;
+	s->runs = runs;
+	s->time_ns = 5 * SEC;
+	s->interval_ns = 5 * SEC;
+}
+
+unsigned int mark_max_runs(const struct mark_spec *s)
+{
+	uint64_t n;
+
+	if (s->procedure == MARK_FIXED || !s->time_ns)
+		return s->runs;
+	/* The warm-up takes one run's time out of the cap. */
+	n = s->max_ns / s->time_ns;
+	n = n > 1 ? n - 1 : 1;
+	if (n < s->min_runs)
+		n = s->min_runs;
+	return n > 1000 ? 1000 : (unsigned int)n;
 }
 
 void mark_spec_set_preset(struct mark_spec *s, const struct mark_preset *p)
@@ -274,9 +300,21 @@ uint64_t mark_estimate_ns(const struct mark_spec *s)
 {
 	unsigned int n = mark_count(s);
 
+	unsigned int runs = s->procedure == MARK_FIXED ? s->runs : s->min_runs;
+
 	if (!n)
 		return 0;
-	return (uint64_t)n * (s->runs + 1) * s->time_ns +
+	return (uint64_t)n * (runs + 1) * s->time_ns +
+	       (uint64_t)(n - 1) * s->interval_ns;
+}
+
+uint64_t mark_estimate_max_ns(const struct mark_spec *s)
+{
+	unsigned int n = mark_count(s);
+
+	if (!n || s->procedure == MARK_FIXED)
+		return mark_estimate_ns(s);
+	return (uint64_t)n * (mark_max_runs(s) + 1) * s->time_ns +
 	       (uint64_t)(n - 1) * s->interval_ns;
 }
 
@@ -300,6 +338,27 @@ bool mark_spec_validate(const struct mark_spec *s, struct err *err)
 		return err_set(
 			err, EXIT_USAGE, 0,
 			"--time must be at least 1ms (e.g. 5s or 500ms): a shorter run ends before an I/O can complete");
+	if (s->procedure == MARK_PRECISION) {
+		char t[32], m[32], least[32];
+
+		if (!(s->precision >= 0.001 && s->precision <= 0.5))
+			return err_set(
+				err, EXIT_USAGE, 0,
+				"--precision is the half-width of the interval in percent of the figure: 0.1 to 50 (e.g. 5)");
+		if (s->min_runs < 2)
+			return err_set(err, EXIT_USAGE, 0,
+				       "an interval needs 2 runs at least");
+		if (s->max_ns < (uint64_t)(s->min_runs + 1) * s->time_ns)
+			return err_set(
+				err, EXIT_USAGE, 0,
+				"--max-time %s leaves no room for the warm-up and %u runs of %s: give at least %s, or a shorter --time",
+				fmt_duration(s->max_ns, m, sizeof(m)),
+				s->min_runs,
+				fmt_duration(s->time_ns, t, sizeof(t)),
+				fmt_duration((uint64_t)(s->min_runs + 1) *
+						     s->time_ns,
+					     least, sizeof(least)));
+	}
 	if (s->mix_read_pct > 100)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--mix is a percentage of reads: 0 to 100");

@@ -38,14 +38,27 @@ const char *mark_suite_title(const struct mark_spec *s, char *buf, size_t len)
 const char *mark_procedure_text(const struct mark_spec *s, char *buf,
 				size_t len)
 {
-	char t[32], iv[32];
+	char t[32], iv[32], cap[32];
 
-	snprintf(buf, len,
-		 "1 warm-up + %u run%s of %s per test, %s between tests",
-		 s->runs, s->runs == 1 ? "" : "s",
-		 fmt_duration(s->time_ns, t, sizeof(t)),
-		 s->interval_ns ? fmt_duration(s->interval_ns, iv, sizeof(iv)) :
-				  "no pause");
+	if (s->procedure == MARK_PRECISION)
+		snprintf(
+			buf, len,
+			"1 warm-up + runs of %s per test until its MB/s is known to +-%g%% (%u runs at least, %s at most), %s between tests",
+			fmt_duration(s->time_ns, t, sizeof(t)),
+			100 * s->precision, s->min_runs,
+			fmt_duration(s->max_ns, cap, sizeof(cap)),
+			s->interval_ns ?
+				fmt_duration(s->interval_ns, iv, sizeof(iv)) :
+				"no pause");
+	else
+		snprintf(
+			buf, len,
+			"1 warm-up + %u run%s of %s per test, %s between tests",
+			s->runs, s->runs == 1 ? "" : "s",
+			fmt_duration(s->time_ns, t, sizeof(t)),
+			s->interval_ns ?
+				fmt_duration(s->interval_ns, iv, sizeof(iv)) :
+				"no pause");
 	return buf;
 }
 
@@ -66,18 +79,21 @@ const char *mark_fmt_took(double s, char *buf, size_t len)
 }
 
 /* The columns of a direction's block: mark_figs[] with a heading. */
-static bool block_col(const struct mark_fig *f)
+static bool block_col(const struct mark_fig *f, bool fixed)
 {
+	/* CDM's best run has no interval: no +-% column beside it. */
+	if (fixed && (f->scope & MARK_FIG_SPREAD))
+		return false;
 	return f->head && !(f->scope & MARK_FIG_MIX);
 }
 
 /* Width of a block's columns and the spaces between them. */
-static int block_width(void)
+static int block_width(bool fixed)
 {
 	int w = -1;
 
 	for (int k = 0; k < MARK_NFIGS; k++)
-		if (block_col(&mark_figs[k]))
+		if (block_col(&mark_figs[k], fixed))
 			w += 1 + mark_figs[k].width;
 	return w;
 }
@@ -87,7 +103,7 @@ static void print_fig(const struct mark_fig *g, const struct mark_cell *c,
 {
 	double v = mark_fig_value(g, c, d);
 	bool marked = g->scope & MARK_FIG_MARKS;
-	char buf[32], marks[4];
+	char buf[32], marks[MARK_MARKS_LEN];
 
 	if (isnan(v))
 		snprintf(buf, sizeof(buf), "-");
@@ -102,7 +118,7 @@ static void print_fig(const struct mark_fig *g, const struct mark_cell *c,
 
 /* One direction's columns of a row. */
 static void print_block(const struct mark_cell *c, enum mark_dir d, bool wanted,
-			FILE *f)
+			bool fixed, FILE *f)
 {
 	bool first = true;
 
@@ -111,7 +127,7 @@ static void print_block(const struct mark_cell *c, enum mark_dir d, bool wanted,
 	for (int k = 0; k < MARK_NFIGS; k++) {
 		const struct mark_fig *g = &mark_figs[k];
 
-		if (!block_col(g))
+		if (!block_col(g, fixed))
 			continue;
 		if (!c->scored)
 			fprintf(f, "%s%*s", first ? "  " : " ", g->width,
@@ -122,10 +138,11 @@ static void print_block(const struct mark_cell *c, enum mark_dir d, bool wanted,
 	}
 }
 
-static void print_block_head(const char *title, bool wanted, FILE *f)
+static void print_block_head(const char *title, bool wanted, bool fixed,
+			     FILE *f)
 {
 	static const char dashes[] = "------------------------------------";
-	int w = block_width(), len, pad;
+	int w = block_width(fixed), len, pad;
 	char line[64];
 
 	if (!wanted)
@@ -136,14 +153,14 @@ static void print_block_head(const char *title, bool wanted, FILE *f)
 	fprintf(f, "  %.*s%s%.*s", pad, dashes, line, w - pad - len, dashes);
 }
 
-static void print_cols_head(bool wanted, FILE *f)
+static void print_cols_head(bool wanted, bool fixed, FILE *f)
 {
 	bool first = true;
 
 	if (!wanted)
 		return;
 	for (int k = 0; k < MARK_NFIGS; k++)
-		if (block_col(&mark_figs[k])) {
+		if (block_col(&mark_figs[k], fixed)) {
 			fprintf(f, "%s%*s", first ? "  " : " ",
 				mark_figs[k].width, mark_figs[k].head);
 			first = false;
@@ -186,24 +203,25 @@ static void print_main(const struct mark_result *r, FILE *f)
 {
 	const struct mark_spec *s = &r->spec;
 	bool rd = s->dir[MARK_READ], wr = s->dir[MARK_WRITE];
+	bool fixed = s->procedure == MARK_FIXED;
 	int nw = name_width(s);
 
 	if (!rd && !wr)
 		return;
 	fprintf(f, "%-*s", nw, "");
-	print_block_head("Read", rd, f);
-	print_block_head("Write", wr, f);
+	print_block_head("Read", rd, fixed, f);
+	print_block_head("Write", wr, fixed, f);
 	fprintf(f, "\n%-*s", nw, "Test");
-	print_cols_head(rd, f);
-	print_cols_head(wr, f);
+	print_cols_head(rd, fixed, f);
+	print_cols_head(wr, fixed, f);
 	fprintf(f, "\n");
 	for (unsigned int i = 0; i < s->ntests; i++) {
 		char name[32];
 
 		fprintf(f, "%-*s", nw,
 			mark_test_name(&s->tests[i], name, sizeof(name)));
-		print_block(&r->cell[i][MARK_READ], MARK_READ, rd, f);
-		print_block(&r->cell[i][MARK_WRITE], MARK_WRITE, wr, f);
+		print_block(&r->cell[i][MARK_READ], MARK_READ, rd, fixed, f);
+		print_block(&r->cell[i][MARK_WRITE], MARK_WRITE, wr, fixed, f);
 		fprintf(f, "\n");
 	}
 }
@@ -213,7 +231,7 @@ static void print_mix(const struct mark_result *r, FILE *f)
 	const struct mark_spec *s = &r->spec;
 	int nw = name_width(s);
 	char title[48];
-	bool first;
+	bool first, fixed = s->procedure == MARK_FIXED;
 
 	if (!s->dir[MARK_MIX])
 		return;
@@ -221,10 +239,10 @@ static void print_mix(const struct mark_result *r, FILE *f)
 		 100 - s->mix_read_pct);
 	fprintf(f, "%s%-*s",
 		s->dir[MARK_READ] || s->dir[MARK_WRITE] ? "\n" : "", nw, "");
-	print_block_head(title, true, f);
+	print_block_head(title, true, fixed, f);
 	print_mix_head(true, f);
 	fprintf(f, "%-*s", nw, "Test");
-	print_cols_head(true, f);
+	print_cols_head(true, fixed, f);
 	print_mix_head(false, f);
 	for (unsigned int i = 0; i < s->ntests; i++) {
 		const struct mark_cell *c = &r->cell[i][MARK_MIX];
@@ -232,7 +250,7 @@ static void print_mix(const struct mark_result *r, FILE *f)
 
 		fprintf(f, "%-*s", nw,
 			mark_test_name(&s->tests[i], name, sizeof(name)));
-		print_block(c, MARK_MIX, true, f);
+		print_block(c, MARK_MIX, true, fixed, f);
 		first = true;
 		for (int k = 0; c->scored && k < MARK_NFIGS; k++)
 			if (mark_figs[k].head &&
@@ -250,30 +268,46 @@ static void print_spread(const struct mark_result *r, FILE *f)
 	int nw = name_width(s);
 
 	fprintf(f,
-		"\nAcross the scored runs, MB/s (the headline above is the max, as CrystalDiskMark reports):\n");
-	fprintf(f, "%-*s %-5s %10s %10s %10s %10s %7s %5s\n", nw, "Test", "",
-		"max", "mean", "min", "stddev", "cv", "runs");
+		"\nAcross the scored runs, MB/s (the headline above is the %s):\n",
+		s->procedure == MARK_FIXED ? "max, as CrystalDiskMark reports" :
+					     "mean; +-% its 95% interval");
+	fprintf(f, "%-*s %-5s %10s %10s %10s %10s %7s %6s %5s %7s\n", nw,
+		"Test", "", "max", "mean", "min", "stddev", "cv", "+-%", "runs",
+		"time");
 	for (int d = 0; d < MARK_DIRS; d++) {
 		if (!s->dir[d])
 			continue;
 		for (unsigned int i = 0; i < s->ntests; i++) {
 			const struct mark_cell *c = &r->cell[i][d];
-			char name[32], cv[16] = "-";
+			char name[32], cv[16] = "-", ci[16] = "-", took[16];
 
 			if (!c->scored)
 				continue;
 			if (c->mbps.mean > 0 && c->scored > 1)
 				snprintf(cv, sizeof(cv), "%.1f%%",
 					 100 * c->mbps.stddev / c->mbps.mean);
+			if (!isnan(c->rel_ci))
+				snprintf(ci, sizeof(ci), "%.1f%s",
+					 100 * c->rel_ci,
+					 c->procedure == MARK_PRECISION &&
+							 !c->precise ?
+						 "!" :
+						 "");
+			snprintf(took, sizeof(took), "%.1f s", c->elapsed_s);
 			fprintf(f,
-				"%-*s %-5s %10.2f %10.2f %10.2f %10.2f %7s %5u\n",
+				"%-*s %-5s %10.2f %10.2f %10.2f %10.2f %7s %6s %5u %7s\n",
 				nw,
 				mark_test_name(&s->tests[i], name,
 					       sizeof(name)),
 				suite_dir_names[d], c->mbps.max, c->mbps.mean,
-				c->mbps.min, c->mbps.stddev, cv, c->scored);
+				c->mbps.min, c->mbps.stddev, cv, ci, c->scored,
+				took);
 		}
 	}
+	if (s->procedure == MARK_PRECISION)
+		fprintf(f,
+			"! = not known to the +-%g%% asked within --max-time (see the warnings).\n",
+			100 * s->precision);
 }
 
 static void print_cell_warnings(const struct mark_result *r, FILE *f, bool *any)
@@ -313,7 +347,7 @@ static bool any_partial(const struct mark_result *r)
 /* Every mark a scored cell of @r carries, once each. */
 static void all_marks(const struct mark_result *r, char *out)
 {
-	bool c = false, z = false, w = false;
+	bool c = false, z = false, w = false, n = false;
 	char *p = out;
 
 	for (unsigned int i = 0; i < r->spec.ntests; i++)
@@ -325,6 +359,7 @@ static void all_marks(const struct mark_result *r, char *out)
 			c |= x->page_cache_reads;
 			z |= x->unbacked_reads;
 			w |= x->cached_writes;
+			n |= mark_cell_imprecise(x);
 		}
 	if (c)
 		*p++ = 'c';
@@ -332,6 +367,8 @@ static void all_marks(const struct mark_result *r, char *out)
 		*p++ = 'z';
 	if (w)
 		*p++ = 'w';
+	if (n)
+		*p++ = '~';
 	*p = '\0';
 }
 
@@ -340,7 +377,8 @@ void mark_text_print(const struct mark_report *rep, FILE *f)
 	const struct mark_result *r = rep->res;
 	const struct mark_spec *s = &r->spec;
 	const struct job_spec *b = &s->base;
-	char title[256], proc[128], took[32], marks[4], tgt[PATH_MAX + 256];
+	char title[256], proc[192], took[32], marks[MARK_MARKS_LEN],
+		tgt[PATH_MAX + 256];
 	struct warnings all = { 0 };
 	bool any = false;
 
@@ -360,10 +398,16 @@ void mark_text_print(const struct mark_report *rep, FILE *f)
 	fprintf(f, "\n\n");
 	print_main(r, f);
 	print_mix(r, f);
-	fprintf(f,
-		"\nMB/s = 10^6 bytes/s. Headline = the highest MB/s of the %u scored run%s (CrystalDiskMark's figure),\n"
-		"IOPS of that run; latency from when each I/O is due to its completion, over every I/O of the scored runs.\n",
-		s->runs, s->runs == 1 ? "" : "s");
+	if (s->procedure == MARK_FIXED)
+		fprintf(f,
+			"\nMB/s = 10^6 bytes/s. Headline = the highest MB/s of the %u scored run%s (CrystalDiskMark's figure),\n"
+			"IOPS of that run; latency from when each I/O is due to its completion, over every I/O of the scored runs.\n",
+			s->runs, s->runs == 1 ? "" : "s");
+	else
+		fprintf(f,
+			"\nMB/s = 10^6 bytes/s. Headline = the mean MB/s of the scored runs, +-%% = its 95%% interval (Student's t\n"
+			"over the runs), IOPS likewise; latency from when each I/O is due to its completion, over every I/O of the\n"
+			"scored runs.\n");
 	all_marks(r, marks);
 	mark_marks_legend(marks, f);
 	if (any_partial(r))

@@ -46,13 +46,18 @@ static const struct opt matrix_table[] = {
 	{ "mix", 0, OPT_UINT, "PCT", OFF(s.mix_read_pct),
 	  "share of reads in the mix tests, percent (default 70)", NULL, 0,
 	  100 },
-	{ "runs", 'n', OPT_UINT, "N", OFF(s.runs),
-	  "scored runs per test in each cell, after 1 warm-up (default 1)",
+	{ "precision", 0, OPT_DOUBLE, "PCT", OFF(precision_pct),
+	  "run each test until the 95% interval of its mean MB/s is within +-PCT% (default 5)",
+	  NULL, 0.1, 50 },
+	{ "max-time", 0, OPT_DURATION, "TIME", OFF(s.max_ns),
+	  "at most this long per test, warm-up included; a figure not known by then is marked noisy (default 10s)" },
+	{ "runs", 'n', OPT_UINT, "N", OFF(runs),
+	  "CrystalDiskMark's procedure instead: exactly N runs per test after 1 warm-up, the best shown (with it --time defaults to 5s, --interval to 5s)",
 	  NULL, 1, 1000 },
 	{ "time", 0, OPT_DURATION, "TIME", OFF(time_ns),
-	  "length of each run (default 5s)" },
+	  "length of each run, the warm-up's too (default 500ms; with --runs 5s; --check: each step's, default 5s)" },
 	{ "interval", 0, OPT_DURATION, "TIME", OFF(interval_ns),
-	  "pause between tests and cells, 0 for none (default 5s)" },
+	  "pause between tests and cells, 0 for none (default none; with --runs 5s)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "Target and data" },
 	OPT_ROWS_REGION(struct suite_cli),
 	OPT_ROWS_DATA(struct suite_cli, s.base.pattern, s.base.seed),
@@ -163,7 +168,8 @@ static bool build_spec(struct suite_cli *c, struct matrix_spec *m,
 				err, EXIT_USAGE, 0,
 				"--check: no profile '%.64s'; iolab check --list shows them (etcd, postgresql, mysql, oracle, zookeeper)",
 				c->check);
-		m->check_runtime_ns = c->s.time_ns;
+		m->check_runtime_ns = c->time_set ? c->s.time_ns :
+						    5000000000ull;
 		if (m->check_runtime_ns < 1000000000ull)
 			return err_set(
 				err, EXIT_USAGE, 0,
@@ -207,7 +213,7 @@ static void matrix_announce(struct measure *m)
 {
 	const struct matrix_state *s = m->self;
 	const struct matrix_spec *ms = &s->spec;
-	char eta[32], proc[128], sz[32], fill[96] = "";
+	char eta[64], proc[192], sz[32], fill[96] = "";
 	unsigned int cells = matrix_cells_to_run(ms);
 	struct stat sb;
 
@@ -228,12 +234,14 @@ static void matrix_announce(struct measure *m)
 		return;
 	}
 	fprintf(stderr,
-		"iolab matrix: %u cell%s to measure (%u refused by QEMU), %u test%s each, %s: about %s%s\n",
+		"iolab matrix: %u cell%s to measure (%u refused by QEMU), %u test%s each, %s: %s%s\n",
 		cells, cells == 1 ? "" : "s",
 		ms->nengines * ms->ncaches - cells, mark_count(&ms->mark),
 		mark_count(&ms->mark) == 1 ? "" : "s",
 		mark_procedure_text(&ms->mark, proc, sizeof(proc)),
-		suite_fmt_eta(matrix_estimate_ns(ms), eta, sizeof(eta)), fill);
+		suite_fmt_span(matrix_estimate_ns(ms),
+			       matrix_estimate_max_ns(ms), eta, sizeof(eta)),
+		fill);
 }
 
 static bool matrix_measure(struct measure *m, struct err *err)
@@ -317,6 +325,6 @@ int cmd_matrix(int argc, char **argv)
 
 	memset(&s, 0, sizeof(s));
 	suite_cli_init(&s.c);
-	s.c.s.runs = 1;
+	s.c.s.max_ns = MATRIX_MAX_NS;
 	return measure_main(&matrix_measure_cmd, &s, &s.c, &s.c.m, argc, argv);
 }

@@ -23,7 +23,7 @@ void matrix_spec_defaults(struct matrix_spec *s)
 	memset(s, 0, sizeof(*s));
 	mark_spec_defaults(&s->mark);
 	mark_spec_set_preset(&s->mark, mark_preset_find("cdm6"));
-	s->mark.runs = 1;
+	s->mark.max_ns = MATRIX_MAX_NS;
 	s->mark.label = "matrix";
 	s->nengines = engine_qemu_kinds(&engines);
 	memcpy(s->engines, engines, s->nengines * sizeof(engines[0]));
@@ -57,22 +57,34 @@ unsigned int matrix_cells_to_run(const struct matrix_spec *s)
 	return n;
 }
 
-/* What one cell takes: the suite, or the profile's steps. */
-static uint64_t cell_estimate_ns(const struct matrix_spec *s)
+/* What one cell takes: the suite (at its floor of runs, or at its cap
+ * with @most), or the profile's steps. */
+static uint64_t cell_estimate_ns(const struct matrix_spec *s, bool most)
 {
 	if (s->check)
 		return (uint64_t)s->check->nsteps * s->check_runtime_ns;
-	return mark_estimate_ns(&s->mark);
+	return most ? mark_estimate_max_ns(&s->mark) :
+		      mark_estimate_ns(&s->mark);
 }
 
-uint64_t matrix_estimate_ns(const struct matrix_spec *s)
+static uint64_t estimate(const struct matrix_spec *s, bool most)
 {
 	unsigned int n = matrix_cells_to_run(s);
 
 	if (!n)
 		return 0;
-	return n * cell_estimate_ns(s) +
+	return n * cell_estimate_ns(s, most) +
 	       (uint64_t)(n - 1) * s->mark.interval_ns;
+}
+
+uint64_t matrix_estimate_ns(const struct matrix_spec *s)
+{
+	return estimate(s, false);
+}
+
+uint64_t matrix_estimate_max_ns(const struct matrix_spec *s)
+{
+	return estimate(s, true);
 }
 
 bool matrix_spec_validate(const struct matrix_spec *s, struct err *err)
@@ -144,7 +156,7 @@ static void cell_score(struct matrix_cell *c)
 			}
 			logsum += log(best);
 			n++;
-			cv = mark_cell_cv(mc);
+			cv = mark_cell_unc(mc);
 			if (!isnan(cv)) {
 				uncsum += cv;
 				nunc++;
@@ -294,7 +306,7 @@ static bool pause_cells(const struct matrix_spec *s, uint64_t left_ns)
 bool matrix_run(const struct matrix_spec *s, const struct target *t,
 		struct matrix_result *r, struct err *err)
 {
-	uint64_t t0 = clock_ns(), per_cell = cell_estimate_ns(s);
+	uint64_t t0 = clock_ns(), per_cell = cell_estimate_ns(s, false);
 	unsigned int torun = matrix_cells_to_run(s), done = 0;
 	bool stop = false;
 

@@ -82,11 +82,18 @@ struct matrix_result {
 	int best_safe, next_safe, best_any;
 };
 
+/* A matrix has many figures: each gets at most this long by default
+ * (mark's is 20 s), so that the default matrix is no longer than its
+ * fixed 1 warm-up + 1 run of 5 s per test was, however noisy the disk. */
+#define MATRIX_MAX_NS 10000000000ull
+
 void matrix_spec_defaults(struct matrix_spec *s);
 bool matrix_spec_validate(const struct matrix_spec *s, struct err *err);
 /* Cells that will be measured, and the time they take. */
 unsigned int matrix_cells_to_run(const struct matrix_spec *s);
 uint64_t matrix_estimate_ns(const struct matrix_spec *s);
+/* The longest it may take: every test at its --max-time. */
+uint64_t matrix_estimate_max_ns(const struct matrix_spec *s);
 /* Writes survive host power loss once the guest has flushed them. */
 bool matrix_cache_keeps_data(enum cache_mode c);
 

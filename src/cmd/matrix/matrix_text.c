@@ -14,6 +14,7 @@
 #include "matrix_report.h"
 #include "../../core/target.h"
 #include "../../util/parse.h"
+#include "../../util/term.h"
 
 #define MAX_NOTES 32
 
@@ -79,12 +80,20 @@ static void print_table(const struct matrix_result *r, enum mark_dir d,
 	if (d == MARK_MIX)
 		snprintf(title, sizeof(title), "Mix R%u/W%u", s->mix_read_pct,
 			 100 - s->mix_read_pct);
-	fprintf(f,
-		"\n%s, MB/s (10^6 bytes/s; the highest of %u run%s per test)\n",
-		d == MARK_READ	? "Read" :
-		d == MARK_WRITE ? "Write" :
-				  title,
-		s->runs, s->runs == 1 ? "" : "s");
+	if (s->procedure == MARK_FIXED)
+		fprintf(f,
+			"\n%s, MB/s (10^6 bytes/s; the highest of %u run%s per test)\n",
+			d == MARK_READ	? "Read" :
+			d == MARK_WRITE ? "Write" :
+					  title,
+			s->runs, s->runs == 1 ? "" : "s");
+	else
+		fprintf(f,
+			"\n%s, MB/s (10^6 bytes/s; the mean of each test's runs, known to +-%g%% unless marked ~)\n",
+			d == MARK_READ	? "Read" :
+			d == MARK_WRITE ? "Write" :
+					  title,
+			100 * s->precision);
 	fprintf(f, "%-9s %-12s", "engine", "cache");
 	for (unsigned int i = 0; i < s->ntests; i++) {
 		char name[32];
@@ -100,7 +109,7 @@ static void print_table(const struct matrix_result *r, enum mark_dir d,
 			cache_name(c->cache));
 		for (unsigned int i = 0; i < s->ntests; i++) {
 			const struct mark_cell *mc = &c->mark.cell[i][d];
-			char v[48], marks[4];
+			char v[48], marks[MARK_MARKS_LEN];
 
 			if (c->status == MATRIX_REFUSED ||
 			    (c->status == MATRIX_FAILED && !mc->scored))
@@ -114,7 +123,7 @@ static void print_table(const struct matrix_result *r, enum mark_dir d,
 					 mc->started ? "*" : "-");
 			else
 				snprintf(v, sizeof(v), "%.2f%s%s%s",
-					 mc->mbps.max,
+					 mark_cell_mbps(mc),
 					 mark_cell_marks(mc, marks),
 					 mc->partial ? "*" : "",
 					 c->qemu_refuses ? "!" : "");
@@ -155,12 +164,12 @@ static void margin_text(const struct matrix_cell *best,
 	else if (m.too_close)
 		snprintf(
 			buf, len,
-			"; too close to call against %s (%.1f MB/s): %.2fx is within the noise (±%.0f%%), so either will do; more --runs would tell them apart.",
+			"; too close to call against %s (%.1f MB/s): %.2fx is within the noise (±%.0f%%), so either will do; a finer --precision would tell them apart.",
 			b, next->score_mbps, m.ratio, 100 * m.unc);
 	else if (isnan(m.unc))
 		snprintf(
 			buf, len,
-			", %.2fx the next (%s, %.1f MB/s); the noise is unknown (runs of under 3 s): use --runs 3 before acting on the margin.",
+			", %.2fx the next (%s, %.1f MB/s); the noise is unknown (one run of under 3 s): measure without --runs 1 before acting on the margin.",
 			m.ratio, b, next->score_mbps);
 	else
 		snprintf(
@@ -240,11 +249,11 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 {
 	const struct matrix_result *r = rep->res;
 	const struct mark_spec *s = &r->spec.mark;
-	char title[256], proc[128], took[32], lines[MATRIX_REC_LINES][512],
+	char title[256], proc[192], took[32], lines[MATRIX_REC_LINES][512],
 		tgt[PATH_MAX + 256];
 	unsigned int measured = 0, refused = 0, failed = 0;
 	bool page = false, unbacked = false, cached = false, partial = false,
-	     forced = false;
+	     forced = false, imprecise = false;
 	struct notes notes = { 0 };
 	struct warnings all = { 0 };
 	int nl;
@@ -265,6 +274,10 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 		cached |= c->cached_writes;
 		partial |= c->mark.partial;
 		forced |= c->qemu_refuses && c->measured;
+		for (unsigned int i = 0; i < s->ntests; i++)
+			for (int d = 0; d < MARK_DIRS; d++)
+				imprecise |= mark_cell_imprecise(
+					&c->mark.cell[i][d]);
 	}
 	fprintf(f, "iolab matrix: %s, %u engine%s x %u cache mode%s\n",
 		mark_suite_title(s, title, sizeof(title)), r->spec.nengines,
@@ -293,6 +306,10 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 	if (cached)
 		fprintf(f,
 			"w    writes acknowledged from a cache; ranked at the rate counting the flush after the run\n");
+	if (imprecise)
+		fprintf(f,
+			"~    not known to +-%g%% within --max-time: the mean of its runs, noisier than that\n",
+			100 * s->precision);
 	if (forced)
 		fprintf(f,
 			"!    measured with --force although QEMU refuses the setting (io_submit blocks without O_DIRECT)\n");
@@ -348,7 +365,7 @@ void matrix_text_print(const struct matrix_report *rep, FILE *f)
 	nl = matrix_recommend(r, lines, MATRIX_REC_LINES);
 	fprintf(f, "\n");
 	for (int i = 0; i < nl; i++)
-		fprintf(f, "%s\n", lines[i]);
+		fprintf(f, "%s\n", term_ascii(lines[i], sizeof(lines[i])));
 	if (rep->target->env.ram_backed)
 		fprintf(f,
 			"The target is in RAM: nothing on it survives power loss, and these figures rank the software path, not a disk.\n");

@@ -20,7 +20,12 @@
 struct run_opts {
 	struct job_spec j;
 	struct measure_flags m;
+	enum { FMT_NORMAL, FMT_FIO_JSON, FMT_FIO_JSON_PLUS } format;
+	const char *fio_job; /* --fio-job: handled by run_fio.c */
 };
+
+/* fio's --output-format values. */
+static const char *const format_names[] = { "normal", "json", "json+", NULL };
 
 static bool set_percentiles(void *o, const char *arg, struct err *err)
 {
@@ -77,7 +82,14 @@ static const struct opt run_table[] = {
 	{ "percentiles", 0, OPT_CALL, "LIST", 0,
 	  "latency percentiles, e.g. 50,99,99.9 (default fio's list)", NULL, 0,
 	  0, set_percentiles },
+	{ "output-format", 0, OPT_ENUM, "FMT",
+	  OPT_ENUM_OFF(struct run_opts, format),
+	  "normal (the table), or json, json+: fio's JSON layout (json+ with latency bins)",
+	  format_names },
 	OPT_ROW_NO_PROGRESS(struct run_opts),
+	{ .kind = OPT_GROUP, .name = "", .help = "fio job files" },
+	{ "fio-job", 0, OPT_STRING, "FILE", OFF(fio_job),
+	  "run the jobs of a fio job file one after another (or: iolab run JOB.fio)" },
 	{ .kind = OPT_GROUP },
 };
 
@@ -103,6 +115,7 @@ static const struct opt_cmd run_cmd = {
 struct run_state {
 	struct run_opts o;
 	struct run_result res;
+	struct run_collect *collect; /* a job of a job file, or NULL */
 };
 
 static bool run_prepare(struct measure *m, struct err *err)
@@ -117,6 +130,11 @@ static bool run_prepare(struct measure *m, struct err *err)
 		return err_set(err, EXIT_USAGE, 0,
 			       "--mix applies to --rw rw or randrw, not %s",
 			       rw_name(o->j.rw));
+	if (o->format != FMT_NORMAL && (o->m.json || o->m.csv))
+		return err_set(
+			err, EXIT_USAGE, 0,
+			"--output-format %s and --%s exclude each other; choose one",
+			format_names[o->format], o->m.json ? "json" : "csv");
 	if (!job_validate(&o->j, err) ||
 	    !job_check_memory(&o->j, "use a smaller --qd, --threads or --bs",
 			      err))
@@ -150,11 +168,43 @@ static struct run_report report_of(struct measure *m)
 	};
 }
 
+/* fio's JSON: the one job of this run, or one more of a job file's. */
+static bool render_fio(struct measure *m, FILE *out, struct err *err)
+{
+	struct run_state *s = m->self;
+	bool plus = s->o.format == FMT_FIO_JSON_PLUS;
+	struct run_collect *c = s->collect;
+	json_t *jobs;
+
+	/* fio's layout has no place for them: said on stderr instead. */
+	if (m->warnings.n)
+		text_warnings(&m->warnings, stderr);
+
+	if (c) {
+		json_array_append_new(c->jobs, fio_json_job(c->name, c->index,
+							    c->job_options,
+							    &s->res, plus));
+		c->job_options = NULL;
+		return true;
+	}
+	jobs = json_array();
+	json_array_append_new(
+		jobs,
+		fio_json_job("iolab", 0,
+			     fio_json_spec_options(&s->res.spec, m->t.path),
+			     &s->res, plus));
+	return fio_json_write(jobs, NULL, out, err);
+}
+
 static bool render_text(struct measure *m, FILE *out, struct err *err)
 {
+	struct run_state *s = m->self;
 	struct run_report rep = report_of(m);
 
-	(void)err;
+	if (s->o.format != FMT_NORMAL)
+		return render_fio(m, out, err);
+	if (s->collect)
+		out = s->collect->out;
 	run_text_print(&rep, out);
 	return true;
 }
@@ -200,10 +250,66 @@ static const struct measure_cmd run_measure_cmd = {
 	.done = run_done,
 };
 
-int cmd_run(int argc, char **argv)
+int run_main(int argc, char **argv, struct run_collect *collect)
 {
-	struct run_state s = { 0 };
+	struct run_state s = { .collect = collect };
 
 	job_defaults(&s.o.j);
 	return measure_main(&run_measure_cmd, &s, &s.o, &s.o.m, argc, argv);
+}
+
+/* Whether the command line names a job file: --fio-job, or a NAME.fio
+ * (then parsed first to find its operand); never with --help. */
+static bool names_job_file(int argc, char **argv)
+{
+	bool maybe = false;
+
+	for (int i = 1; i < argc; i++) {
+		size_t n = strlen(argv[i]);
+
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return false;
+		if (!strcmp(argv[i], "--fio-job") ||
+		    !strncmp(argv[i], "--fio-job=", 10) ||
+		    (n > 4 && !strcmp(argv[i] + n - 4, ".fio")))
+			maybe = true;
+	}
+	return maybe;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = { 0 };
+	struct opt_state st;
+	struct err err = { 0 };
+	const char *file, *target;
+	int rc;
+
+	/*
+	 * A job file runs its jobs through run_main(), one by one: the flags
+	 * are read here first to find it. A line that names none, or that
+	 * the parser refuses, goes the usual way (which says what is wrong).
+	 */
+	if (!names_job_file(argc, argv))
+		return run_main(argc, argv, NULL);
+	job_defaults(&o.j);
+	if (opts_parse(&run_cmd, argc, argv, &o, &st, &err) != OPTS_OK) {
+		opts_state_free(&st);
+		return run_main(argc, argv, NULL);
+	}
+	file = o.fio_job;
+	target = st.npositional ? st.positional[0] : NULL;
+	if (!file && target && run_fio_is_job_file(target)) {
+		file = target; /* `iolab run JOB.fio`, as `fio JOB.fio` */
+		target = NULL;
+	}
+	if (!file) {
+		opts_state_free(&st);
+		return run_main(argc, argv, NULL);
+	}
+	rc = run_fio_jobs(run_main, &st, argc, argv, file, target, o.m.output,
+			  o.m.json || o.m.csv,
+			  o.format == FMT_FIO_JSON_PLUS ? 2 : (int)o.format);
+	opts_state_free(&st);
+	return rc;
 }

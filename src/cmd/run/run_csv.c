@@ -2,7 +2,8 @@
 /*
  * `iolab run --csv`: the result table for spreadsheets. One line per
  * direction (read, write, flush), each carrying the job's settings so that
- * lines of several runs can be pasted under one another; latency in ns,
+ * lines of several runs can be pasted under one another; latency in us to
+ * the ns (the unit of every iolab CSV: mark, matrix, lab, calibrate),
  * throughput in MB/s (10^6) and MiB/s (2^20). The figure columns are
  * run_figs.c's.
  */
@@ -14,9 +15,9 @@
 #include "run_report.h"
 
 /* The job's settings, repeated on every line. */
-static const char *const setting_cols[] = { "engine",	"cache", "rw",
-					    "bs_bytes", "qd",	 "threads",
-					    "direction" };
+static const char *const setting_cols[] = { "engine",  "cache",	   "rw",
+					    "pattern", "bs_bytes", "qd",
+					    "threads", "direction" };
 
 static void header(struct csv *w, const struct job_spec *j)
 {
@@ -29,7 +30,7 @@ static void header(struct csv *w, const struct job_spec *j)
 		if (f->csv)
 			csv_str(w, f->csv);
 	for (int i = 0; i < j->npercentiles; i++) {
-		snprintf(name, sizeof(name), "lat_p%g_ns", j->percentiles[i]);
+		snprintf(name, sizeof(name), "lat_p%g_us", j->percentiles[i]);
 		csv_str(w, name);
 	}
 	for (const struct run_fig *f = run_job_figs; f->key; f++)
@@ -39,12 +40,21 @@ static void header(struct csv *w, const struct job_spec *j)
 	csv_end_line(w);
 }
 
+/* Nanoseconds as microseconds, to the nanosecond; NAN stays empty. */
+static void us(struct csv *w, double ns)
+{
+	csv_num(w, round(ns) / 1e3);
+}
+
 /* @v rounded to the figure's decimals; NAN stays empty. */
 static void num(struct csv *w, const struct run_fig *f, double v)
 {
 	double scale = pow(10, f->digits);
 
-	csv_num(w, f->digits < 0 ? v : round(v * scale) / scale);
+	if (f->unit == RU_NS)
+		us(w, v);
+	else
+		csv_num(w, f->digits < 0 ? v : round(v * scale) / scale);
 }
 
 static void row(struct csv *w, const struct run_result *r, int d)
@@ -56,6 +66,7 @@ static void row(struct csv *w, const struct run_result *r, int d)
 	csv_str(w, engine_name(j->engine));
 	csv_str(w, cache_name(j->cache));
 	csv_str(w, rw_name(j->rw));
+	csv_str(w, rw_is_random(j->rw) ? "random" : "sequential");
 	csv_num(w, (double)j->bs);
 	csv_num(w, j->qd);
 	csv_num(w, j->threads);
@@ -66,7 +77,7 @@ static void row(struct csv *w, const struct run_result *r, int d)
 	if (h->count)
 		hist_percentiles(h, j->percentiles, j->npercentiles, v);
 	for (int i = 0; i < j->npercentiles; i++)
-		csv_num(w, h->count ? (double)v[i] : NAN);
+		us(w, h->count ? (double)v[i] : NAN);
 	for (const struct run_fig *f = run_job_figs; f->key; f++)
 		if (f->csv)
 			num(w, f, run_fig_value(f, r, d));

@@ -110,25 +110,25 @@ const struct run_fig run_dir_figs[] = {
 	    RUN_FIG_DATA, 0, 0, -1, "bytes", bytes),
 	FIG("iops", "IOPS", "IOPS", "iops", RU_IOPS, RB_HIGHER, HL,
 	    RUN_FIG_DATA | RUN_FIG_COUNT_COL, 10, 0, 1, "iops", iops),
-	FIG("mbps", "MB/s", "MB/s", "mbps", RU_MBPS, RB_HIGHER, HL,
+	FIG("mbps", "MB/s", "MB/s", "MB_s", RU_MBPS, RB_HIGHER, HL,
 	    RUN_FIG_DATA, 9, 2, 3, "mbps", mbps),
 	/* Printed as MB/s are, in 2^20 bytes per second; not compared: it
 	 * says what MB/s says. */
-	FIG("mibps", NULL, "MiB/s", "mibps", RU_MBPS, RB_NONE, 0,
+	FIG("mibps", NULL, "MiB/s", "MiB_s", RU_MBPS, RB_NONE, 0,
 	    RUN_FIG_DATA, 9, 2, 3, "mibps", mibps),
-	FIG("lat_min", "min latency", NULL, "lat_min_ns", RU_NS, RB_LOWER, 0,
+	FIG("lat_min", "min latency", NULL, "lat_min_us", RU_NS, RB_LOWER, 0,
 	    0, 9, 0, -1, "lat_ns.min", lat_min),
-	FIG("lat_mean", "mean latency", "mean", "lat_mean_ns", RU_NS, RB_LOWER,
+	FIG("lat_mean", "mean latency", "mean", "lat_mean_us", RU_NS, RB_LOWER,
 	    RF_HEADLINE, 0, 9, 0, 1, "lat_ns.mean", lat_mean),
-	FIG("lat_stddev", NULL, NULL, "lat_stddev_ns", RU_NS, RB_LOWER, 0,
+	FIG("lat_stddev", NULL, NULL, "lat_stddev_us", RU_NS, RB_LOWER, 0,
 	    0, 9, 0, 1, "lat_ns.stddev", lat_stddev),
 	/* The CSV has every percentile asked for (--percentiles), after
-	 * lat_max_ns; these are the ones the tables and compare show. */
+	 * lat_max_us; these are the ones the tables and compare show. */
 	PCT("lat_p50", "p50 latency", "p50", 0, 50),
 	PCT("lat_p99", "p99 latency", "p99", HL, 99),
 	PCT("lat_p99_9", "p99.9 latency", "p99.9", 0, 99.9),
 	PCT("lat_p99_99", "p99.99 latency", NULL, 0, 99.99),
-	FIG("lat_max", "max latency", "max", "lat_max_ns", RU_NS, RB_LOWER, 0,
+	FIG("lat_max", "max latency", "max", "lat_max_us", RU_NS, RB_LOWER, 0,
 	    0, 9, 0, -1, "lat_ns.max", lat_max),
 	{ 0 }
 };

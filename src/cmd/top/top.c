@@ -13,6 +13,7 @@
 
 #include "../commands.h"
 #include "../opts.h"
+#include "top_libvirt.h"
 #include "top_report.h"
 #include "../../core/blkinfo.h"
 #include "../../util/clock.h"
@@ -25,11 +26,14 @@
 #define VERDICTS_MAX 256
 /* A monitor that does not answer in this time is skipped this sample. */
 #define QMP_TIMEOUT_MS 2000
+/* Where a QEMU without a QMP socket most likely has its monitor. */
+#define LIBVIRT_URI "qemu:///system"
 
 struct top_cli {
 	uint64_t interval_ns;
 	unsigned count;
 	bool batch, json, csv, all, vms;
+	const char *libvirt;
 };
 
 #define OFF(f) offsetof(struct top_cli, f)
@@ -44,6 +48,9 @@ static const struct opt top_table[] = {
 	  "also loop, RAM, zram, CD-ROM and floppy devices" },
 	{ "vms", 0, OPT_FLAG, NULL, OFF(vms),
 	  "on a host: also each QEMU VM's disks, from QEMU's query-blockstats over its QMP socket (read-only)" },
+	{ "libvirt", 0, OPT_STRING, "URI", OFF(libvirt),
+	  "as --vms, and libvirt's running domains at URI, from libvirt's block statistics over a read-only connection (--vms alone tries " LIBVIRT_URI
+	  " when a QEMU has no QMP socket)" },
 	{ .kind = OPT_GROUP, .name = "", .help = "Output" },
 	{ "batch", 'b', OPT_FLAG, NULL, OFF(batch),
 	  "plain frames one after another, also on a terminal (as top -b)" },
@@ -79,6 +86,9 @@ struct top_loop {
 	bool *prev_shown, *cur_shown;
 	struct top_vm *vms;
 	size_t nvms;
+	struct top_lv *lv;
+	bool lv_tried; /* the default connection is tried once */
+	char lv_why[200]; /* why it failed */
 	struct top_sys_snap sprev, scur;
 };
 
@@ -180,6 +190,43 @@ static char **resolve_disks(char **args, int n)
 	return v;
 }
 
+/*
+ * The VMs: QEMU processes with their QMP sockets, then libvirt's domains
+ * (a QEMU without a socket is most likely libvirt's: its connection is
+ * opened then, once).
+ */
+static void scan_vms(struct top_loop *l)
+{
+	bool orphan = false;
+
+	top_vms_scan("/proc", &l->vms, &l->nvms);
+	for (size_t i = 0; i < l->nvms; i++)
+		orphan |= !l->vms[i].qmp[0] && !l->vms[i].libvirt;
+	if (orphan && !l->lv && !l->lv_tried && top_lv_available()) {
+		l->lv_tried = true;
+		l->lv = top_lv_open(LIBVIRT_URI, l->lv_why, sizeof(l->lv_why));
+	}
+	if (l->lv)
+		top_lv_scan(l->lv, &l->vms, &l->nvms);
+	for (size_t i = 0; i < l->nvms; i++) {
+		struct top_vm *vm = &l->vms[i];
+
+		if (vm->qmp[0] || vm->libvirt)
+			continue;
+		if (l->lv)
+			snprintf(
+				vm->why, sizeof(vm->why),
+				"no QMP socket, and no running domain of that name at %s",
+				top_lv_uri(l->lv));
+		else if (l->lv_why[0])
+			snprintf(vm->why, sizeof(vm->why),
+				 "no QMP socket, and %s", l->lv_why);
+	}
+	top_vms_sample(l->vms, l->nvms, QMP_TIMEOUT_MS);
+	if (l->lv)
+		top_lv_sample(l->lv, l->vms, l->nvms);
+}
+
 /* Sleep until @t_ns in slices, so that Ctrl-C ends the wait at once. */
 static void wait_until(uint64_t t_ns)
 {
@@ -228,11 +275,21 @@ int cmd_top(int argc, char **argv)
 		goto out;
 	top_sys_read("", &l.sprev);
 	l.prev_shown = shown_of(&l, &l.prev);
-	l.s.vms_on = o.vms;
-	if (o.vms) {
-		top_vms_scan("/proc", &l.vms, &l.nvms);
-		top_vms_sample(l.vms, l.nvms, QMP_TIMEOUT_MS);
+	if (o.libvirt) {
+		o.vms = true;
+		l.lv_tried = true;
+		l.lv = top_lv_open(o.libvirt, l.lv_why, sizeof(l.lv_why));
+		if (!l.lv) {
+			err_set(&err, EXIT_ENV, 0,
+				"%s; check the URI: virsh -r -c URI list",
+				l.lv_why);
+			goto out;
+		}
 	}
+	l.s.vms_on = o.vms;
+	l.s.lv_uri = l.lv ? top_lv_uri(l.lv) : NULL;
+	if (o.vms)
+		scan_vms(&l);
 	if (!check_disks(&l, &err))
 		goto out;
 	for (unsigned i = 1; !o.count || i <= o.count; i++) {
@@ -253,8 +310,8 @@ int cmd_top(int argc, char **argv)
 		top_sys_read("", &l.scur);
 		l.cur_shown = shown_of(&l, &l.cur);
 		if (o.vms) {
-			top_vms_scan("/proc", &l.vms, &l.nvms);
-			top_vms_sample(l.vms, l.nvms, QMP_TIMEOUT_MS);
+			scan_vms(&l);
+			l.s.lv_uri = l.lv ? top_lv_uri(l.lv) : NULL;
 			l.s.vms = l.vms;
 			l.s.nvms = l.nvms;
 		}
@@ -299,6 +356,7 @@ out:
 	free(l.prev_shown);
 	free(l.cur_shown);
 	top_vms_free(l.vms, l.nvms);
+	top_lv_close(l.lv);
 	for (int i = 0; l.disks && i < l.ndisks; i++)
 		free(l.disks[i]);
 	free(l.disks);

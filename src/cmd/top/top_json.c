@@ -79,10 +79,20 @@ static json_t *jvms(const struct top_sample *s)
 		json_t *o = json_object(), *disks = json_array();
 
 		json_object_set_new(o, "name", json_string(vm->name));
-		json_object_set_new(o, "pid", json_integer(vm->pid));
+		json_object_set_new(o, "pid",
+				    vm->pid ? json_integer(vm->pid) :
+					      json_null());
 		json_object_set_new(o, "qmp",
 				    vm->qmp[0] ? json_string(vm->qmp) :
 						 json_null());
+		json_object_set_new(o, "source",
+				    top_vm_source(vm) ?
+					    json_string(top_vm_source(vm)) :
+					    json_null());
+		json_object_set_new(o, "libvirt",
+				    vm->libvirt && s->lv_uri ?
+					    json_string(s->lv_uri) :
+					    json_null());
 		/* Its own interval: between the two replies, not our reads. */
 		jset_real(o, "interval_s",
 			  vm->have_prev && !vm->why[0] ?
@@ -119,7 +129,18 @@ static json_t *jvms(const struct top_sample *s)
 				json_integer((json_int_t)vm->cur.d[j].wr_ops));
 			json_object_set_new(
 				d, "flush_operations",
-				json_integer((json_int_t)vm->cur.d[j].fl_ops));
+				vm->cur.no_flush ?
+					json_null() :
+					json_integer((json_int_t)vm->cur.d[j]
+							     .fl_ops));
+			json_object_set_new(
+				d, "rd_bytes",
+				json_integer(
+					(json_int_t)vm->cur.d[j].rd_bytes));
+			json_object_set_new(
+				d, "wr_bytes",
+				json_integer(
+					(json_int_t)vm->cur.d[j].wr_bytes));
 			c = top_vm_cfg_for(vm, r.name);
 			json_object_set_new(d, "setting",
 					    c ? json_string(c->setting) :

@@ -66,10 +66,20 @@ bool top_blockstats_parse(const char *text, size_t len, struct top_vmstats *s,
 
 		if (!json_is_object(st))
 			continue;
-		/* libvirt and -blockdev leave "device" empty: the qdev id. */
+		/*
+		 * libvirt and -blockdev leave "device" empty: the qdev id; a
+		 * device without an id (-device virtio-blk-pci,drive=N, as the
+		 * lab's) has only a path, and advise names it by the node.
+		 */
 		if (json_is_string(dev) && json_string_length(dev))
 			term_sanitize(d->name, sizeof(d->name),
 				      json_string_value(dev), 0);
+		else if (json_is_string(node) && json_string_length(node) &&
+			 (!json_is_string(qdev) ||
+			  !strncmp(json_string_value(qdev),
+				   "/machine/peripheral-anon/", 25)))
+			term_sanitize(d->name, sizeof(d->name),
+				      json_string_value(node), 0);
 		else if (json_is_string(qdev) && json_string_length(qdev))
 			qdev_id(json_string_value(qdev), d->name,
 				sizeof(d->name));

@@ -39,6 +39,7 @@ struct top_sample {
 	size_t nverdicts;
 	struct top_verdict *verdicts;
 	bool vms_on; /* --vms */
+	const char *lv_uri; /* libvirt's connection, NULL if none */
 	const struct top_vm *vms;
 	size_t nvms;
 	bool truncated; /* /proc/diskstats was cut at the bound */
@@ -59,6 +60,8 @@ void top_class_of(const struct fsview *v, const struct top_dev *d,
  * when it had none).
  */
 void top_vm_disk_rate(const struct top_vm *vm, size_t i, struct top_vmrate *r);
+/* Where a VM's figures come from: "libvirt", "qmp", or NULL (none). */
+const char *top_vm_source(const struct top_vm *vm);
 
 void top_text_frame(const struct top_sample *s, FILE *f, bool clear);
 bool top_json_line(const struct top_sample *s, FILE *f, struct err *err);

@@ -70,9 +70,19 @@ static void row(const struct top_row *w, FILE *f)
 		w->cls.kind, w->cls.ident);
 }
 
+/* A figure in @w columns, "-" where it is unknown (libvirt's older call). */
+static void fig(FILE *f, int w, int prec, double v)
+{
+	if (isnan(v))
+		fprintf(f, " %*s", w, "-");
+	else
+		fprintf(f, " %*.*f", w, prec, v);
+}
+
 static void vm_rows(const struct top_sample *s, FILE *f)
 {
-	fprintf(f, "\nVMs, from QEMU's own statistics (query-blockstats):\n");
+	fprintf(f, "\nVMs, from QEMU's own statistics (query-blockstats%s):\n",
+		s->lv_uri ? ", or libvirt's block statistics" : "");
 	fprintf(f, "%-20s %-12s %9s %9s %8s %8s %8s %8s %7s %8s\n", "VM (pid)",
 		"DISK", "r/s", "w/s", "rMB/s", "wMB/s", "r_await", "w_await",
 		"f/s", "f_await");
@@ -82,7 +92,11 @@ static void vm_rows(const struct top_sample *s, FILE *f)
 		const struct top_vm *vm = &s->vms[i];
 		char who[TOP_NAME_MAX + 24];
 
-		snprintf(who, sizeof(who), "%s (%d)", vm->name, (int)vm->pid);
+		if (vm->lv_only)
+			snprintf(who, sizeof(who), "%s (libvirt)", vm->name);
+		else
+			snprintf(who, sizeof(who), "%s (%d)", vm->name,
+				 (int)vm->pid);
 		if (vm->why[0]) {
 			fprintf(f, "%-20s %s\n", who, vm->why);
 			continue;
@@ -92,18 +106,23 @@ static void vm_rows(const struct top_sample *s, FILE *f)
 			const struct top_vmcfg *c;
 
 			top_vm_disk_rate(vm, j, &r);
-			fprintf(f, "%-20s %-12s ", j ? "" : who, r.name);
-			if (r.state != TOP_OK)
-				fprintf(f, "%s\n",
+			fprintf(f, "%-20s %-12s", j ? "" : who, r.name);
+			if (r.state != TOP_OK) {
+				fprintf(f, " %s\n",
 					r.state == TOP_NEW ?
 						"figures from the next sample" :
 						"counters went back: figures from the next sample");
-			else
-				fprintf(f,
-					"%9.1f %9.1f %8.2f %8.2f %8.2f %8.2f %7.1f %8.2f\n",
-					r.r_s, r.w_s, r.rmb_s, r.wmb_s,
-					r.r_await_ms, r.w_await_ms, r.f_s,
-					r.f_await_ms);
+			} else {
+				fig(f, 9, 1, r.r_s);
+				fig(f, 9, 1, r.w_s);
+				fig(f, 8, 2, r.rmb_s);
+				fig(f, 8, 2, r.wmb_s);
+				fig(f, 8, 2, r.r_await_ms);
+				fig(f, 8, 2, r.w_await_ms);
+				fig(f, 7, 1, r.f_s);
+				fig(f, 8, 2, r.f_await_ms);
+				fputc('\n', f);
+			}
 			/* What advise reads on its command line, and finds. */
 			c = top_vm_cfg_for(vm, r.name);
 			if (c)

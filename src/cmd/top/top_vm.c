@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,15 +189,31 @@ void top_vms_scan(const char *proc_root, struct top_vm **vms, size_t *n)
 		closedir(d);
 	/* Drop what has gone, keep the order of the rest. */
 	for (size_t i = 0, j = 0, m = *n; i < m; i++) {
-		if ((*vms)[i].seen) {
+		if ((*vms)[i].seen || (*vms)[i].lv_only) {
 			(*vms)[j++] = (*vms)[i];
 		} else {
-			top_vmstats_free(&(*vms)[i].prev);
-			top_vmstats_free(&(*vms)[i].cur);
-			free((*vms)[i].cfg);
+			top_vm_release(&(*vms)[i]);
 			(*n)--;
 		}
 	}
+}
+
+void top_vm_release(struct top_vm *vm)
+{
+	top_vmstats_free(&vm->prev);
+	top_vmstats_free(&vm->cur);
+	free(vm->cfg);
+	vm->cfg = NULL;
+	vm->ncfg = 0;
+}
+
+void top_vm_shift(struct top_vm *vm)
+{
+	top_vmstats_free(&vm->prev);
+	vm->prev = vm->cur;
+	vm->have_prev = vm->prev.d != NULL;
+	vm->cur = (struct top_vmstats){ 0 };
+	vm->why[0] = '\0';
 }
 
 void top_vms_sample(struct top_vm *vms, size_t n, unsigned timeout_ms)
@@ -204,13 +221,10 @@ void top_vms_sample(struct top_vm *vms, size_t n, unsigned timeout_ms)
 	for (size_t i = 0; i < n; i++) {
 		struct top_vm *vm = &vms[i];
 
-		if (!vm->qmp[0])
+		/* libvirt's VMs are top_lv_sample's. */
+		if (!vm->qmp[0] || vm->libvirt)
 			continue;
-		top_vmstats_free(&vm->prev);
-		vm->prev = vm->cur;
-		vm->have_prev = vm->prev.d != NULL;
-		vm->cur = (struct top_vmstats){ 0 };
-		vm->why[0] = '\0';
+		top_vm_shift(vm);
 		if (!top_qmp_blockstats(vm->qmp, vm->uid, timeout_ms, &vm->cur,
 					vm->why, sizeof(vm->why)))
 			vm->have_prev = false;
@@ -219,11 +233,8 @@ void top_vms_sample(struct top_vm *vms, size_t n, unsigned timeout_ms)
 
 void top_vms_free(struct top_vm *vms, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		top_vmstats_free(&vms[i].prev);
-		top_vmstats_free(&vms[i].cur);
-		free(vms[i].cfg);
-	}
+	for (size_t i = 0; i < n; i++)
+		top_vm_release(&vms[i]);
 	free(vms);
 }
 
@@ -276,4 +287,16 @@ void top_vm_disk_rate(const struct top_vm *vm, size_t i, struct top_vmrate *r)
 		if (!strcmp(vm->prev.d[j].name, cur->name))
 			prev = &vm->prev.d[j];
 	top_vmrate_of(prev, cur, secs, r);
+	/* libvirt's older call counts no times and no flushes: unknown. */
+	if (vm->cur.no_times || (prev && vm->prev.no_times))
+		r->r_await_ms = r->w_await_ms = r->f_await_ms = NAN;
+	if (vm->cur.no_flush || (prev && vm->prev.no_flush))
+		r->f_s = r->f_await_ms = NAN;
+}
+
+const char *top_vm_source(const struct top_vm *vm)
+{
+	if (vm->libvirt)
+		return "libvirt";
+	return vm->qmp[0] ? "qmp" : NULL;
 }

@@ -28,6 +28,8 @@ struct top_vmstats {
 	uint64_t t_ns;
 	size_t n;
 	struct top_vmdisk *d;
+	/* libvirt's older call (its test driver's) has no times, no flushes. */
+	bool no_times, no_flush;
 };
 
 /* advise's reading of one disk of the VM's command line. */
@@ -44,6 +46,11 @@ struct top_vm {
 	char qmp[108]; /* the QMP socket's path, "" if none found */
 	char why[200]; /* why there are no figures this sample, or "" */
 	bool have_prev, seen;
+	/* Figures from libvirt (top_libvirt.c): its monitor is libvirtd's. */
+	bool libvirt;
+	/* A domain of the connection with no QEMU process here (pid 0). */
+	bool lv_only;
+	char lvdom[TOP_NAME_MAX]; /* the domain's name, as libvirt has it */
 	struct top_vmcfg *cfg; /* advise's view, by disk */
 	size_t ncfg;
 	struct top_vmstats prev, cur;
@@ -78,15 +85,23 @@ void top_vmstats_free(struct top_vmstats *s);
 
 /*
  * Find the running QEMU processes under @proc_root and merge them into
- * *@vms (kept across samples: a VM that is gone is dropped).
+ * *@vms (kept across samples: a VM that is gone is dropped; the
+ * libvirt-only ones are top_lv_scan's to keep or drop).
  */
 void top_vms_scan(const char *proc_root, struct top_vm **vms, size_t *n);
 /* Query each VM; its previous figures kept for the rates. */
 void top_vms_sample(struct top_vm *vms, size_t n, unsigned timeout_ms);
 void top_vms_free(struct top_vm *vms, size_t n);
+/* Free one VM's figures and advise's view of it. */
+void top_vm_release(struct top_vm *vm);
+/* The last figures become the previous ones, before a new query. */
+void top_vm_shift(struct top_vm *vm);
 /* advise's view of the command line @argv (with the program) of @pid. */
 void top_vm_advise(pid_t pid, int argc, char *const *argv,
 		   struct top_vmcfg **cfg, size_t *n);
+/* advise's view of a libvirt domain XML (@len bytes) named @dom. */
+void top_vm_advise_xml(const char *dom, const char *xml, size_t len,
+		       struct top_vmcfg **cfg, size_t *n);
 /* The disk of advise's view that QMP calls @name, or NULL. */
 const struct top_vmcfg *top_vm_cfg_for(const struct top_vm *vm,
 				       const char *name);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "top_vm.h"
+#include "../advise/advise_libvirt.h"
 #include "../advise/advise_model.h"
 #include "../advise/advise_qemu.h"
 #include "../advise/advise_rules.h"
@@ -41,6 +42,35 @@ static void describe(const struct adv_report *r, size_t di, struct top_vmcfg *c)
 	}
 }
 
+static void describe_all(struct adv_report *r, struct top_vmcfg **cfg,
+			 size_t *n)
+{
+	if (r->nvms != 1)
+		return;
+	adv_rules_run(r);
+	*cfg = xcalloc(r->vms[0]->ndisks + 1, sizeof(**cfg));
+	for (size_t i = 0; i < r->vms[0]->ndisks; i++)
+		describe(r, i, &(*cfg)[(*n)++]);
+}
+
+void top_vm_advise_xml(const char *dom, const char *xml, size_t len,
+		       struct top_vmcfg **cfg, size_t *n)
+{
+	struct adv_report r;
+	struct adv_ctx ctx = { .probe = false, .proc_root = "/proc" };
+	struct err err = { 0 };
+	char where[TOP_NAME_MAX + 16];
+
+	*cfg = NULL;
+	*n = 0;
+	memset(&r, 0, sizeof(r));
+	/* advise names a libvirt disk by its <target dev>, as libvirt does. */
+	snprintf(where, sizeof(where), "domain %s", dom);
+	if (adv_libvirt_read_mem(&r, where, xml, len, &ctx, &err))
+		describe_all(&r, cfg, n);
+	adv_report_free(&r);
+}
+
 void top_vm_advise(pid_t pid, int argc, char *const *argv,
 		   struct top_vmcfg **cfg, size_t *n)
 {
@@ -61,13 +91,8 @@ void top_vm_advise(pid_t pid, int argc, char *const *argv,
 	snprintf(hint, sizeof(hint), "pid %d", (int)pid);
 	/* Leniently, as advise --running: QEMU accepted this line. */
 	if (adv_qemu_read_argv(&r, ADV_SRC_PROCESS, origin, hint, argc - 1,
-			       argv + 1, where + 1, false, &ctx, &err) &&
-	    r.nvms == 1) {
-		adv_rules_run(&r);
-		*cfg = xcalloc(r.vms[0]->ndisks + 1, sizeof(**cfg));
-		for (size_t i = 0; i < r.vms[0]->ndisks; i++)
-			describe(&r, i, &(*cfg)[(*n)++]);
-	}
+			       argv + 1, where + 1, false, &ctx, &err))
+		describe_all(&r, cfg, n);
 	adv_report_free(&r);
 	for (int i = 0; i < argc; i++)
 		free(where[i]);
