@@ -782,14 +782,19 @@ static void read_vm_settings(struct pve *p)
 		char where[4200];
 		int it;
 
-		if (strcmp(k, "scsihw") && strcmp(k, "boot"))
+		/* machine: too, so that a fix replaces it where it stands
+		   instead of adding a second machine: line */
+		if (strcmp(k, "scsihw") && strcmp(k, "boot") &&
+		    strcmp(k, "machine"))
 			continue;
 		snprintf(where, sizeof(where), "%s:%d", p->path, p->lines[i]);
 		it = adv_vm_add_item(vm, ADV_SYN_PVE, k, where);
 		kvl_add(&vm->items[it].kv, "value", p->conf.v[i].val, KV_STR);
 		vm->items[it].kv.v[0].implied = true;
-		vm->vslot[strcmp(k, "boot") ? ADV_VSLOT_SCSIHW :
-					      ADV_VSLOT_BOOT] = it;
+		if (!strcmp(k, "scsihw"))
+			vm->vslot[ADV_VSLOT_SCSIHW] = it;
+		else if (!strcmp(k, "boot"))
+			vm->vslot[ADV_VSLOT_BOOT] = it;
 	}
 }
 
