@@ -85,6 +85,7 @@ static void merge_one(struct adv_edit *m, struct owners *o,
 	m->virtio |= e->virtio;
 	m->iothread |= e->iothread;
 	m->drop_scsi |= e->drop_scsi;
+	m->media_cdrom |= e->media_cdrom;
 	m->fix_props |= e->fix_props;
 }
 
@@ -123,6 +124,8 @@ static void describe(struct fixbuf *b, const struct adv_edit *e,
 	}
 	if (e->drop_scsi)
 		fixbuf_add(b, "scsi= removed");
+	if (e->media_cdrom)
+		fixbuf_add(b, "media=cdrom");
 }
 
 /* "a; b; c" from a '\n'-separated list. */

@@ -121,6 +121,10 @@ char *adv_pve_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		kvl_set(&kv, "discard", "on", KV_STR);
 		changed = true;
 	}
+	if (e->media_cdrom) {
+		kvl_set(&kv, "media", "cdrom", KV_STR);
+		changed = true;
+	}
 	if (e->iothread) {
 		kvl_set(&kv, "iothread", "1", KV_STR);
 		changed = true;
