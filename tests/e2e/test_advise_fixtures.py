@@ -174,10 +174,11 @@ def check_semantics(docs):
        "btrfs with nocow: cache=none is advised as anywhere")
     d = docs["proxmox/etc/pve/qemu-server/110.expect.json"]
     f = finding(d, "config-refused", "ide2")
-    ok(f and f["fix"] == "ide2: local:iso/debian-12.7.0-amd64-netinst.iso,"
-       "media=cdrom,size=631M",
-       "an ISO without media=: Proxmox refuses; the fix is the line "
-       "with media=cdrom")
+    ok(f and disk_fix(d, "ide2") ==
+       ["ide2: local:iso/debian-12.7.0-amd64-netinst.iso,size=631M,"
+        "media=cdrom"],
+       "an ISO without media=: Proxmox refuses; the corrected line (and "
+       "copy) has media=cdrom")
     ok(not finding(d, "emulated-controller", "ide2"),
        "the ISO is a CD-ROM, not a data disk on IDE")
     f = finding(d, "config-refused", "virtio2")

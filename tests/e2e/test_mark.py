@@ -230,6 +230,22 @@ with tmpdir() as d:
     except ValueError:
         ok(False, "Ctrl-C: JSON printed")
     ok(not files_like(d), "Ctrl-C: test file removed")
+    # A precision no disk reaches within the cap: the mean is kept, marked
+    # ~ and warned noisy, and the test stops at --max-time.
+    rc, out, err = run(["mark", "--tests", "RND4K-Q1T1", "--only", "read",
+                        "--precision", "0.1", "--max-time", "1s", "--time",
+                        "100ms", "--size", "16M", "--no-progress"], cwd=d)
+    row = [ln for ln in out.splitlines() if ln.startswith("RND4K Q1T1")]
+    ok(rc == 0 and row and row[0].split()[2].endswith("~") and
+       "~ = not known to the precision asked" in out and
+       "only (95% interval of the mean), not the +-0.1% asked" in out,
+       "--precision 0.1 within 1 s: the mean marked ~, warned noisy (%r)" %
+       (row[0] if row else out[-300:]))
+    spread = [ln for ln in out.splitlines()
+              if ln.startswith("RND4K Q1T1 read")]
+    ok(spread and float(spread[0].split()[-2]) <= 1.3,
+       "the test stopped at its 1 s cap (%r)" % (spread[0] if spread else
+                                                  None))
     rc, out, err = run(["mark", "--help"])
     ok(rc == 0 and "--preset" in out and "cdm6" in out and
        "SEQ128K Q32T1" in out, "--help lists flags and presets")

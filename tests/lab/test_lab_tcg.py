@@ -3,7 +3,8 @@
 
 A short lab (32 MiB disk, 200 ms runs): four cells on virtio-blk, one of
 them the aio=native + cache=writeback that QEMU refuses, checked in JSON
-(statuses, QEMU's message verbatim, mark-shaped results); an IDE-vs-virtio
+(statuses, QEMU's message verbatim, mark-shaped results, three cells
+sharing one guest on disks found by serial); --guest-per-cell; an IDE-vs-virtio
 comparison in text; the watchdog; Ctrl-C (once, and twice) leaving no
 QEMU and no file behind; and bad input refused before any guest boots.
 """
@@ -133,6 +134,29 @@ def check_json_lab():
            and reason.endswith(REFUSAL),
            "QEMU's message verbatim: %r" % reason)
         ok(c.get("result") is None, "refused cell has no result")
+        # The three cells QEMU accepts share one guest, a disk each, found
+        # by its serial; the refused one had a QEMU of its own.
+        ok(doc["options"].get("guests") == "shared", "options.guests shared")
+        shared = [by.get(k) or {} for k in [("threads", "none"),
+                                             ("threads", "writeback"),
+                                             ("native", "none")]]
+        ok(len({x.get("guest") for x in shared}) == 1 and
+           all(x.get("guest_cells") == 3 for x in shared),
+           "3 cells in one guest (%r)" % [(x.get("guest"),
+                                           x.get("guest_cells"))
+                                          for x in shared])
+        serials = [x.get("guest_disk_serial") for x in shared]
+        ok(sorted(serials) == ["iolab-lab-disk-%d" % i for i in range(3)],
+           "each cell on its own disk, by serial (%r)" % serials)
+        disks = [x.get("guest_disk") for x in shared]
+        ok(len(set(disks)) == 3 and all(
+            (x.get("result") or {}).get("environment", {}).get("device") ==
+            x.get("guest_disk") for x in shared),
+           "mark measured each cell's own disk (%r)" % disks)
+        ok(c.get("guest") not in (None, 0, shared[0].get("guest")) and
+           c.get("guest_cells") == 1, "the refused cell: a QEMU of its own")
+        ok(doc.get("guests_started") == 2, "2 QEMUs started (%r)" %
+           doc.get("guests_started"))
         best = doc.get("best", {})
         ok(best.get("safe") and best["safe"]["cache"] in ("none", "writeback")
            and best["safe"]["aio"] in ("threads", "native"),
@@ -165,6 +189,30 @@ def check_text_buses():
         ok(re.search(r"^Best (safe )?setting of all: (ide|virtio-blk) raw "
                      r"aio=io_uring cache=none, geometric mean [0-9.]+ MB/s",
                      out, re.M), "the best of both buses named")
+        ok(os.listdir(d) == [], "nothing left behind (%r)" % os.listdir(d))
+
+
+def check_guest_per_cell():
+    with tmpdir() as d:
+        rc, out, err = run(["lab"] + SHORT + [
+            "--tests", "RND4K-Q1T1", "--aio", "threads", "--cache",
+            "none,writeback", "--guest-per-cell", "--disk", d, "--json"],
+            env=env_with_tmp(d), timeout=600)
+        ok(rc == 0, "--guest-per-cell exits 0 (rc %d; %s)" % (rc, err[-600:]))
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            fail("--guest-per-cell: not JSON: %r" % out[:300])
+            return
+        cells = doc.get("cells", [])
+        ok(doc["options"].get("guests") == "per-cell" and
+           doc.get("guests_started") == 2 and
+           [c.get("guest") for c in cells] == [1, 2] and
+           all(c.get("guest_cells") == 1 and c["status"] == "ok"
+               for c in cells),
+           "--guest-per-cell: a guest each (%r)" % [
+               (c.get("guest"), c.get("guest_cells"), c.get("status"))
+               for c in cells])
         ok(os.listdir(d) == [], "nothing left behind (%r)" % os.listdir(d))
 
 
@@ -294,6 +342,7 @@ def check_refusals():
 check_refusals()
 check_json_lab()
 check_text_buses()
+check_guest_per_cell()
 check_precision()
 check_watchdog()
 check_interrupt(1)

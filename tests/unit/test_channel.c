@@ -22,7 +22,7 @@ static void test_fragments(void **state)
 	static const char stream[] =
 		"garbage before\r\n"
 		"IOLAB-HELLO 1 0.1.0\n"
-		"IOLAB-DISK vda 67108864\n"
+		"IOLAB-DISK vda 67108864 iolab-lab-disk-2\n"
 		"IOLAB-PROGRESS 3 8 RND4K Q1T1 read\n"
 		"IOLAB-UNKNOWN x\n"
 		"IOLAB-DATA suite 0 26\n{\"a\":\"x\nIOLAB-END\n\",\"b\":1}\n"
@@ -54,6 +54,8 @@ static void test_fragments(void **state)
 				assert_int_equal(ev.type, CHAN_DISK);
 				assert_string_equal(ev.text, "vda");
 				assert_int_equal(ev.n1, 67108864);
+				assert_string_equal(ev.serial,
+						    "iolab-lab-disk-2");
 				break;
 			case 2:
 				assert_int_equal(ev.type, CHAN_PROGRESS);

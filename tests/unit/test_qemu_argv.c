@@ -29,11 +29,12 @@ static struct qemu_cell cell(enum lab_bus bus, enum engine_kind aio,
 		.accel = ACCEL_TCG,
 		.memory_bytes = 512ull << 20,
 		.smp = 1,
-		.image = "/var/tmp/x.raw",
 		.format = FMT_RAW,
 		.bus = bus,
-		.aio = aio,
-		.cache = cache,
+		.disks = { { .image = "/var/tmp/x.raw",
+			     .aio = aio,
+			     .cache = cache } },
+		.ndisks = 1,
 		.console_fd = 5,
 		.channel_fd = 6,
 	};
@@ -137,6 +138,66 @@ static void test_buses(void **state)
 	}
 }
 
+/*
+ * Cells sharing a guest: a disk each, with its own image, aio= and
+ * cache=, and a serial per disk that the guest finds it by.
+ */
+static void test_shared_disks(void **state)
+{
+	struct qemu_cell c = cell(BUS_VIRTIO_BLK, ENGINE_THREADS, CACHE_NONE);
+	char **argv;
+
+	(void)state;
+	c.disks[1] = (struct qemu_disk){ .image = "/proc/self/fd/7",
+					 .image_fd = 7,
+					 .aio = ENGINE_IO_URING,
+					 .cache = CACHE_WRITEBACK };
+	c.disks[2] = (struct qemu_disk){ .image = "/proc/self/fd/8",
+					 .image_fd = 8,
+					 .aio = ENGINE_NATIVE,
+					 .cache = CACHE_DIRECTSYNC };
+	c.ndisks = 3;
+	argv = qemu_argv_build(&c);
+	assert_string_equal(
+		after(argv, "-blockdev", 0),
+		"driver=file,node-name=lab-file-0,filename=/var/tmp/x.raw,aio=threads,cache.direct=on,cache.no-flush=off");
+	assert_string_equal(
+		after(argv, "-blockdev", 3),
+		"driver=raw,node-name=lab-disk-1,file=lab-file-1,cache.direct=off,cache.no-flush=off");
+	assert_string_equal(
+		after(argv, "-blockdev", 4),
+		"driver=file,node-name=lab-file-2,filename=/proc/self/fd/8,aio=native,cache.direct=on,cache.no-flush=off");
+	assert_string_equal(
+		after(argv, "-device", 2),
+		"virtio-blk-pci,drive=lab-disk-0,serial=" LAB_DISK_SERIAL
+		"-0,write-cache=on");
+	assert_string_equal(
+		after(argv, "-device", 3),
+		"virtio-blk-pci,drive=lab-disk-1,serial=" LAB_DISK_SERIAL
+		"-1,write-cache=on");
+	assert_string_equal(
+		after(argv, "-device", 4),
+		"virtio-blk-pci,drive=lab-disk-2,serial=" LAB_DISK_SERIAL
+		"-2,write-cache=off");
+	assert_null(after(argv, "-device", 5));
+	assert_non_null(strstr(after(argv, "-blockdev", 2), "aio=io_uring"));
+	qemu_argv_free(argv);
+	/* IDE: two channels, master and slave; AHCI: a port each. */
+	c.bus = BUS_IDE;
+	argv = qemu_argv_build(&c);
+	assert_non_null(strstr(after(argv, "-device", 4),
+			       "ide-hd,bus=ide.1,unit=0,drive=lab-disk-2,"));
+	qemu_argv_free(argv);
+	c.bus = BUS_AHCI;
+	argv = qemu_argv_build(&c);
+	assert_string_equal(after(argv, "-device", 2), "ahci,id=lab-ahci");
+	assert_non_null(strstr(after(argv, "-device", 5),
+			       "ide-hd,bus=lab-ahci.2,drive=lab-disk-2,"));
+	qemu_argv_free(argv);
+	assert_int_equal(lab_bus_max_disks(BUS_IDE), 4);
+	assert_int_equal(lab_bus_max_disks(BUS_VIRTIO_BLK), LAB_MAX_DISKS);
+}
+
 static void test_machine(void **state)
 {
 	struct qemu_cell c = cell(BUS_IDE, ENGINE_THREADS, CACHE_WRITEBACK);
@@ -144,7 +205,7 @@ static void test_machine(void **state)
 
 	(void)state;
 	c.format = FMT_QCOW2;
-	c.image = "/data/a,b.qcow2";
+	c.disks[0].image = "/data/a,b.qcow2";
 	argv = qemu_argv_build(&c);
 	assert_string_equal(argv[0], "qemu-system-x86_64");
 	assert_true(has_arg(argv, "-nodefaults"));
@@ -174,6 +235,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cache_knobs),
 		cmocka_unit_test(test_buses),
+		cmocka_unit_test(test_shared_disks),
 		cmocka_unit_test(test_machine),
 	};
 

@@ -37,6 +37,7 @@ struct adv_edit {
 	unsigned queue_size; /* set this queue size */
 	unsigned fix_props; /* bit k: rename or drop d->badprop[k] */
 	bool drop_scsi; /* drop virtio-blk scsi= */
+	bool media_cdrom; /* Proxmox: mark the drive media=cdrom */
 	const char *target; /* with virtio: the new target (libvirt dev,
 			       Proxmox key) chosen for the whole VM; NULL:
 			       the writer picks one */

@@ -85,6 +85,7 @@ static void merge_one(struct adv_edit *m, struct owners *o,
 	m->virtio |= e->virtio;
 	m->iothread |= e->iothread;
 	m->drop_scsi |= e->drop_scsi;
+	m->media_cdrom |= e->media_cdrom;
 	m->fix_props |= e->fix_props;
 }
 
@@ -123,6 +124,8 @@ static void describe(struct fixbuf *b, const struct adv_edit *e,
 	}
 	if (e->drop_scsi)
 		fixbuf_add(b, "scsi= removed");
+	if (e->media_cdrom)
+		fixbuf_add(b, "media=cdrom");
 }
 
 /* "a; b; c" from a '\n'-separated list. */
@@ -145,14 +148,12 @@ static char *joined(char *s, const char *sep)
 /* The smallest name "<prefix><n>" (n from @first, @alpha: a..z) that no
    disk or item of the VM uses and that is not in @taken. */
 static char *free_name(const struct adv_vm *vm, const char *prefix, bool alpha,
-		       char **taken, size_t ntaken)
+		       unsigned max, char **taken, size_t ntaken)
 {
-	for (unsigned i = 0; i < 26 * 4; i++) {
+	for (unsigned i = 0; i < max; i++) {
 		char name[32];
 		bool used = false;
 
-		if (alpha && i >= 26)
-			break;
 		if (alpha)
 			snprintf(name, sizeof(name), "%s%c", prefix, 'a' + i);
 		else
@@ -202,6 +203,29 @@ static void say_target(struct adv_report *r, size_t v, size_t di,
 				    to, p);
 		free(f->fix);
 		f->fix = s;
+	}
+}
+
+/* The move a Proxmox VM has no free scsiN key for, said in its findings. */
+static void full_note(struct adv_report *r, size_t v, size_t di)
+{
+	for (size_t i = 0; i < r->nf; i++) {
+		struct adv_finding *f = &r->f[i];
+		const char *p;
+		char *s;
+
+		if (f->vm != v || f->disk != (long)di || !f->edit ||
+		    !f->edit->virtio)
+			continue;
+		p = strstr(f->fix, " (the corrected configuration");
+		if (!p)
+			p = f->fix + strlen(f->fix);
+		s = xasprintf(
+			"%.*s; not applied: the move, because scsi0 to scsi30 are all taken%s",
+			(int)(p - f->fix), f->fix, p);
+		free(f->fix);
+		f->fix = s;
+		f->overridden = true;
 	}
 }
 
@@ -358,8 +382,10 @@ static void merge_vm(struct adv_report *r, size_t v)
 		m.iothreads_defined = defined;
 		if (m.virtio && renamed(vm, d)) {
 			bool pve = vm->source == ADV_SRC_PROXMOX;
+			/* qemu-server knows scsi0 to scsi30 only ("invalid
+			   drive key" beyond) */
 			char *t = free_name(vm, pve ? "scsi" : "vd", !pve,
-					    taken, ntaken);
+					    pve ? 31 : 26, taken, ntaken);
 
 			if (t) {
 				from[ntaken] =
@@ -369,6 +395,10 @@ static void merge_vm(struct adv_report *r, size_t v)
 				taken[ntaken++] = t;
 				m.target = t;
 				say_target(r, v, di, from[ntaken - 1], t, pve);
+			} else if (pve) {
+				/* no key left to move to: the disk stays */
+				m.virtio = false;
+				full_note(r, v, di);
 			}
 		}
 		{

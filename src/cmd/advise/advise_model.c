@@ -39,6 +39,7 @@ static void disk_free(struct adv_disk *d)
 	free(d->corrected);
 	free(d->refused);
 	free(d->refused_fix);
+	free(d->refused_media);
 	for (size_t i = 0; i < d->nrepl; i++)
 		free(d->repl[i].text);
 	free(d->repl);

@@ -142,6 +142,8 @@ struct adv_disk {
 	char *refused; /* why the managing tool (Proxmox) refuses this
 			  disk as configured, or NULL */
 	char *refused_fix; /* a fix that tool takes */
+	char *refused_media; /* Proxmox: why an ISO volume without media=
+				is refused (its fix is an edit), or NULL */
 	char *corrected; /* its own lines with every fix applied (the VM's
 			    lines they need are in vm->corrected), or NULL */
 	struct adv_repl *repl; /* every line its fix writes (its own and

@@ -441,28 +441,6 @@ static bool io_uring_allowed(const struct adv_disk *d)
 	return d->st.kind != ADV_ST_LVM && d->st.kind != ADV_ST_CIFS;
 }
 
-/* The drive line with "media=cdrom" after the volume. */
-static char *line_with_cdrom(const struct kvl *kv, const char *key)
-{
-	char *line = xasprintf("%s:", key);
-
-	for (size_t i = 0; i < kv->n; i++) {
-		const struct kv *e = &kv->v[i];
-		char *next;
-
-		if (!strcmp(e->key, "file"))
-			next = xasprintf("%s%s%s%s,media=cdrom", line,
-					 i ? "," : " ",
-					 e->implied ? "" : "file=", e->val);
-		else
-			next = xasprintf("%s%s%s=%s", line, i ? "," : " ",
-					 e->key, e->val);
-		free(line);
-		line = next;
-	}
-	return line;
-}
-
 static bool has_word(const char *list, const char *word)
 {
 	size_t n = strlen(word);
@@ -518,14 +496,13 @@ static void check_refused(struct adv_disk *d, const struct kvl *kv,
 			xasprintf("pvesm set %s --content %s,%s", st->id,
 				  st->content, vtype));
 	if (iso && !kvl_get(kv, "media")) {
-		/* Proxmox means a CD-ROM: no data-disk advice for it */
+		/* Proxmox means a CD-ROM: no data-disk advice for it. Its
+		   own finding, whose fix is an edit of the drive line, so
+		   that the corrected copy has media=cdrom too. */
 		d->cdrom = true;
-		add_refusal(
-			d,
-			xasprintf(
-				"%s: an ISO image without media=cdrom: Proxmox refuses to start the VM (\"explicit media parameter is required for iso images\")",
-				key),
-			line_with_cdrom(kv, key));
+		d->refused_media = xasprintf(
+			"%s: an ISO image without media=cdrom: Proxmox refuses to start the VM (\"explicit media parameter is required for iso images\")",
+			key);
 	}
 }
 
@@ -782,14 +759,19 @@ static void read_vm_settings(struct pve *p)
 		char where[4200];
 		int it;
 
-		if (strcmp(k, "scsihw") && strcmp(k, "boot"))
+		/* machine: too, so that a fix replaces it where it stands
+		   instead of adding a second machine: line */
+		if (strcmp(k, "scsihw") && strcmp(k, "boot") &&
+		    strcmp(k, "machine"))
 			continue;
 		snprintf(where, sizeof(where), "%s:%d", p->path, p->lines[i]);
 		it = adv_vm_add_item(vm, ADV_SYN_PVE, k, where);
 		kvl_add(&vm->items[it].kv, "value", p->conf.v[i].val, KV_STR);
 		vm->items[it].kv.v[0].implied = true;
-		vm->vslot[strcmp(k, "boot") ? ADV_VSLOT_SCSIHW :
-					      ADV_VSLOT_BOOT] = it;
+		if (!strcmp(k, "scsihw"))
+			vm->vslot[ADV_VSLOT_SCSIHW] = it;
+		else if (!strcmp(k, "boot"))
+			vm->vslot[ADV_VSLOT_BOOT] = it;
 	}
 }
 

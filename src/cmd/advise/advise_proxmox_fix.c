@@ -60,6 +60,27 @@ static bool key_used(const struct adv_vm *vm, const char *key)
 	return false;
 }
 
+/* The scsiN key a disk moves to: the merge's choice, else the first free
+   one of scsi0 to scsi30 (qemu-server has no more); false: none left. */
+static bool move_key(const struct adv_vm *vm, const struct adv_edit *e,
+		     char *key, size_t len)
+{
+	if (e->target) {
+		snprintf(key, len, "%s", e->target);
+		return true;
+	}
+	for (unsigned i = 0; i < 31; i++) {
+		char k[32];
+
+		snprintf(k, sizeof(k), "scsi%u", i);
+		if (!key_used(vm, k)) {
+			snprintf(key, len, "%s", k);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* "order=sata0;ide2;net0" with each disk's key replaced. */
 char *adv_pve_boot_fix(const struct adv_vm *vm, const char *const *from,
 		       const char *const *to, size_t n)
@@ -121,6 +142,10 @@ char *adv_pve_fix(const struct adv_vm *vm, const struct adv_disk *d,
 		kvl_set(&kv, "discard", "on", KV_STR);
 		changed = true;
 	}
+	if (e->media_cdrom) {
+		kvl_set(&kv, "media", "cdrom", KV_STR);
+		changed = true;
+	}
 	if (e->iothread) {
 		kvl_set(&kv, "iothread", "1", KV_STR);
 		changed = true;
@@ -133,8 +158,15 @@ char *adv_pve_fix(const struct adv_vm *vm, const struct adv_disk *d,
 	} else if (e->queues) {
 		/* Proxmox has no num-queues for virtio-blk: QEMU's default
 		   is one per vCPU from machine type 5.2 on. */
-		line = xasprintf("machine: %s", vm->q35 ? "q35" : "pc");
-		fix_emit(&out, e, item_of(vm, "machine"), line);
+		int mi = item_of(vm, "machine");
+		const char *old = mi < 0 ? NULL :
+					   kvl_get(&vm->items[mi].kv, "value");
+		const char *opts = old ? strchr(old, ',') : NULL;
+
+		/* only the type changes: viommu=, enable-s3= ... stay */
+		line = xasprintf("machine: %s%s", vm->q35 ? "q35" : "pc",
+				 opts ? opts : "");
+		fix_emit(&out, e, mi, line);
 		free(line);
 	}
 	for (int k = 0; k < d->nbadprop; k++) {
@@ -145,14 +177,7 @@ char *adv_pve_fix(const struct adv_vm *vm, const struct adv_disk *d,
 	}
 	if (e->virtio && d->bus == ADV_BUS_SCSI_EMULATED) {
 		need_single = true;
-	} else if (e->virtio) {
-		for (unsigned i = 0; !e->target && i < 31; i++) {
-			snprintf(key, sizeof(key), "scsi%u", i);
-			if (!key_used(vm, key))
-				break;
-		}
-		if (e->target)
-			snprintf(key, sizeof(key), "%s", e->target);
+	} else if (e->virtio && move_key(vm, e, key, sizeof(key))) {
 		kvl_del(&kv, "model");
 		kvl_set(&kv, "iothread", "1", KV_STR);
 		changed = need_single = true;

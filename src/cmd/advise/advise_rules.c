@@ -135,14 +135,21 @@ static const char *safe_cache(const struct adv_disk *d)
 	return d->st.no_direct ? "writeback" : "none";
 }
 
+static const char refused_why[] =
+	"qemu-server checks the configuration before QEMU runs: every volume's content type must be in its storage's content list (check_volume_storage_type at start), and an ISO image must be marked media=cdrom (config_to_command); until then the VM does not start";
+
 static void rule_refused(struct rctx *c)
 {
-	if (!c->d->refused)
-		return;
-	find(c, "config-refused", NULL,
-	     xstrdup(c->d->refused_fix ? c->d->refused_fix : ""),
-	     xstrdup(c->d->refused),
-	     xstrdup("qemu-server checks the configuration before QEMU runs: every volume's content type must be in its storage's content list (check_volume_storage_type at start), and an ISO image must be marked media=cdrom (config_to_command); until then the VM does not start"));
+	struct adv_edit e = { .media_cdrom = true };
+
+	if (c->d->refused)
+		find(c, "config-refused", NULL,
+		     xstrdup(c->d->refused_fix ? c->d->refused_fix : ""),
+		     xstrdup(c->d->refused), xstrdup(refused_why));
+	/* an edit, not advice: the corrected line and copy carry it */
+	if (c->d->refused_media)
+		find(c, "config-refused", &e, NULL,
+		     xstrdup(c->d->refused_media), xstrdup(refused_why));
 }
 
 static void rule_native(struct rctx *c)

@@ -46,10 +46,10 @@ static bool parse_line(struct chan_parser *p, char *line, struct chan_event *ev)
 		const char *word;
 		enum chan_type type;
 	} words[] = {
-		{ "HELLO", CHAN_HELLO }, { "LOG", CHAN_LOG },
-		{ "DISK", CHAN_DISK },	 { "PROGRESS", CHAN_PROGRESS },
-		{ "DATA", CHAN_DATA },	 { "FAIL", CHAN_FAIL },
-		{ "END", CHAN_END },
+		{ "HELLO", CHAN_HELLO },       { "LOG", CHAN_LOG },
+		{ "START", CHAN_START },       { "DISK", CHAN_DISK },
+		{ "PROGRESS", CHAN_PROGRESS }, { "DATA", CHAN_DATA },
+		{ "FAIL", CHAN_FAIL },	       { "END", CHAN_END },
 	};
 	char *rest = NULL, *word = line + 6;
 	size_t wl;
@@ -69,9 +69,11 @@ static bool parse_line(struct chan_parser *p, char *line, struct chan_event *ev)
 			if (sscanf(rest, "%llu %500s", &ev->n1, ev->text) < 1)
 				return false;
 			return true;
+		case CHAN_START:
+			return sscanf(rest, "%llu", &ev->n1) == 1;
 		case CHAN_DISK:
-			return sscanf(rest, "%500s %llu", ev->text, &ev->n1) ==
-			       2;
+			return sscanf(rest, "%500s %llu %31s", ev->text,
+				      &ev->n1, ev->serial) >= 2;
 		case CHAN_PROGRESS: {
 			int off = 0;
 

@@ -7,11 +7,17 @@
  *
  *	IOLAB-HELLO <protocol> <iolab version>     init started
  *	IOLAB-LOG <text>                           a note for the report
- *	IOLAB-DISK <name> <bytes>                  the test disk found
+ *	IOLAB-START <k>                            now on disk k (0, 1 ...)
+ *	IOLAB-DISK <name> <bytes> <serial>         the test disk found, by
+ *	                                           its serial ("-": by size)
  *	IOLAB-PROGRESS <done> <total> <label>      suite progress
  *	IOLAB-DATA <kind> <exit code> <length>     then the bytes
  *	IOLAB-FAIL <text>                          the guest gives up
  *	IOLAB-END                                  all sent; powering off
+ *
+ * A guest with several disks (cells sharing one guest) sends START
+ * before each: what follows, up to the next START or END, is that
+ * disk's cell. FAIL after a START gives up that disk only.
  *
  * Anything else on the line (there should be nothing) is ignored.
  */
@@ -21,12 +27,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define CHAN_PROTOCOL 1
+#define CHAN_PROTOCOL 2
 #define CHAN_MAX_DATA (64u << 20)
 
 enum chan_type {
 	CHAN_HELLO,
 	CHAN_LOG,
+	CHAN_START,
 	CHAN_DISK,
 	CHAN_PROGRESS,
 	CHAN_DATA,
@@ -39,9 +46,11 @@ struct chan_event {
 	char text[512]; /* HELLO: version; LOG, FAIL: text; PROGRESS: label;
 			   DISK: device name */
 	char kind[16]; /* DATA: "suite", "doctor" */
+	char serial[32]; /* DISK: the serial it was found by, "-" none */
 	int code; /* DATA: the exit code of what produced it */
 	unsigned long long n1, n2; /* PROGRESS: done, total; DISK: bytes;
-				      HELLO: protocol */
+				      HELLO: protocol;
+				      START: the disk's number */
 	char *data; /* DATA: the bytes, NUL-terminated; caller frees */
 	size_t len;
 };

@@ -31,6 +31,7 @@
 #include "initramfs.h"
 #include "kmod.h"
 #include "lab_suite.h"
+#include "qemu_argv.h"
 #include "../../util/clock.h"
 #include "../../util/err.h"
 #include "../../util/prng.h"
@@ -53,7 +54,10 @@ struct guest {
 	bool doctor;
 	char *suite_line;
 	char *modules; /* "path path ..." for our bus */
-	char dev[64]; /* /dev/vda */
+	unsigned int ndisks; /* iolab.disks=N: cells sharing this guest */
+	unsigned int disk_no; /* the one being measured */
+	char dev[64]; /* its node: /dev/vda */
+	char serial[32]; /* what it was found by; "-": by its size */
 };
 
 bool lab_guest_is_init(int argc, char **argv)
@@ -102,6 +106,24 @@ give_up(struct guest *g, const char *fmt, ...)
 	power_off(g);
 }
 
+/*
+ * This disk's cell cannot go on: say why (FAIL after its START is about
+ * it alone) and let the guest turn to the next disk.
+ */
+static __attribute__((format(printf, 2, 3))) bool
+disk_fail(struct guest *g, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	say("%s", msg);
+	chan_send(g->chan, "FAIL %s", msg);
+	return false;
+}
+
 static void mount_basics(void)
 {
 	static const struct {
@@ -144,11 +166,19 @@ static void cmdline_bus(struct guest *g)
 	char buf[4096], *p;
 	FILE *f = fopen("/proc/cmdline", "re");
 
+	g->ndisks = 1;
 	if (!f)
 		return;
-	if (fgets(buf, sizeof(buf), f) && (p = strstr(buf, "iolab.bus=")))
-		sscanf(p + 10, "%31s", g->bus);
+	if (fgets(buf, sizeof(buf), f)) {
+		if ((p = strstr(buf, "iolab.bus=")))
+			sscanf(p + 10, "%31s", g->bus);
+		if ((p = strstr(buf, "iolab.disks=")))
+			g->ndisks = (unsigned int)strtoul(p + 12, NULL, 10);
+	}
 	fclose(f);
+	if (g->ndisks < 1 || g->ndisks > LAB_MAX_DISKS)
+		give_up(g, "iolab.disks=%u: between 1 and %u", g->ndisks,
+			LAB_MAX_DISKS);
 }
 
 static void read_conf(struct guest *g)
@@ -221,57 +251,156 @@ static bool skip_disk(const char *name)
 	return false;
 }
 
-/* The test disk is the whole disk of the size the host gave it. */
+/*
+ * A disk's serial number: virtio-blk's own attribute, NVMe's
+ * controller's, else SCSI's (and libata's) VPD page 0x80: a 4-byte
+ * header, then the serial, maybe padded with spaces.
+ */
+static bool read_serial(const char *name, char *out, size_t len)
+{
+	static const char *const files[] = { "serial", "device/serial" };
+	unsigned char raw[256];
+	char path[300];
+	size_t n = 0;
+	int fd;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		ssize_t r;
+
+		snprintf(path, sizeof(path), "/sys/block/%s/%s", name,
+			 files[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		r = read(fd, raw, sizeof(raw) - 1);
+		close(fd);
+		if (r > 0) {
+			n = (size_t)r;
+			break;
+		}
+	}
+	if (!n) {
+		ssize_t r;
+
+		snprintf(path, sizeof(path), "/sys/block/%s/device/vpd_pg80",
+			 name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return false;
+		r = read(fd, raw, sizeof(raw) - 1);
+		close(fd);
+		if (r < 4 || (size_t)r < 4u + raw[3])
+			return false;
+		n = raw[3];
+		memmove(raw, raw + 4, n);
+	}
+	raw[n] = '\0';
+	{
+		char *p = (char *)raw;
+		size_t l;
+
+		while (*p == ' ')
+			p++;
+		l = strcspn(p, "\n");
+		while (l && p[l - 1] == ' ')
+			l--;
+		if (l >= len)
+			return false;
+		memcpy(out, p, l);
+		out[l] = '\0';
+	}
+	return true;
+}
+
+static bool disk_size_is(const char *name, uint64_t bytes)
+{
+	char path[300], buf[64];
+	bool same = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/size", name);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f))
+		same = strtoull(buf, NULL, 10) * 512 == bytes;
+	fclose(f);
+	return same;
+}
+
+/*
+ * The test disk of this cell: the whole disk of the size the host gave
+ * it, carrying the serial the host gave this cell's disk (several cells
+ * share a guest: the order the kernel found the disks in says nothing).
+ * A guest of one disk whose serial cannot be read takes the one disk of
+ * that size, as it always did.
+ */
 static bool find_disk_once(struct guest *g)
 {
 	struct dirent *d;
 	DIR *dir = opendir("/sys/block");
+	char want[32], got[64], by_size[64] = "";
+	unsigned int nsize = 0;
 	bool found = false;
 
 	if (!dir)
 		return false;
+	if (g->ndisks > 1)
+		snprintf(want, sizeof(want), "%s-%u", LAB_DISK_SERIAL,
+			 g->disk_no);
+	else
+		snprintf(want, sizeof(want), "%s", LAB_DISK_SERIAL);
 	while (!found && (d = readdir(dir))) {
-		char path[300], buf[64];
-		FILE *f;
-
-		if (d->d_name[0] == '.' || skip_disk(d->d_name))
+		if (d->d_name[0] == '.' || skip_disk(d->d_name) ||
+		    !disk_size_is(d->d_name, g->disk_bytes))
 			continue;
-		snprintf(path, sizeof(path), "/sys/block/%s/size", d->d_name);
-		f = fopen(path, "re");
-		if (!f)
+		if (read_serial(d->d_name, got, sizeof(got))) {
+			if (!strcmp(got, want)) {
+				snprintf(g->dev, sizeof(g->dev), "/dev/%s",
+					 d->d_name);
+				snprintf(g->serial, sizeof(g->serial), "%s",
+					 want);
+				found = true;
+			}
 			continue;
-		if (fgets(buf, sizeof(buf), f) &&
-		    strtoull(buf, NULL, 10) * 512 == g->disk_bytes) {
-			snprintf(g->dev, sizeof(g->dev), "/dev/%s", d->d_name);
-			found = true;
 		}
-		fclose(f);
+		nsize++;
+		snprintf(by_size, sizeof(by_size), "%s", d->d_name);
 	}
 	closedir(dir);
+	if (!found && g->ndisks == 1 && nsize == 1) {
+		snprintf(g->dev, sizeof(g->dev), "/dev/%s", by_size);
+		snprintf(g->serial, sizeof(g->serial), "-");
+		found = true;
+	}
 	return found;
 }
 
-static void find_disk(struct guest *g)
+static bool find_disk(struct guest *g)
 {
 	uint64_t deadline = clock_ns() + GUEST_DISK_WAIT_NS;
 
 	/* SCSI and ATA scan asynchronously after the module loads. */
 	while (!find_disk_once(g)) {
 		if (clock_ns() > deadline)
-			give_up(g,
-				"no %llu-byte disk appeared on %s within %llu s",
-				(unsigned long long)g->disk_bytes, g->bus,
+			return disk_fail(
+				g,
+				"no %llu-byte disk with serial %s%s%u appeared on %s within %llu s",
+				(unsigned long long)g->disk_bytes,
+				LAB_DISK_SERIAL, g->ndisks > 1 ? "-" : "",
+				g->disk_no, g->bus,
 				GUEST_DISK_WAIT_NS / 1000000000ull);
 		usleep(50000);
 	}
 	/* devtmpfs creates the node a moment after sysfs shows the disk. */
 	while (access(g->dev, F_OK)) {
 		if (clock_ns() > deadline)
-			give_up(g, "%s did not appear", g->dev);
+			return disk_fail(g, "%s did not appear", g->dev);
 		usleep(20000);
 	}
-	chan_send(g->chan, "DISK %s %llu", g->dev + 5,
-		  (unsigned long long)g->disk_bytes);
+	chan_send(g->chan, "DISK %s %llu %s", g->dev + 5,
+		  (unsigned long long)g->disk_bytes, g->serial);
+	return true;
 }
 
 /*
@@ -279,15 +408,17 @@ static void find_disk(struct guest *g)
  * timed (design.md section 4, rule 1): no read is of a hole or of
  * zeros, and every qcow2 cluster is allocated.
  */
-static void fill_disk(struct guest *g)
+static bool fill_disk(struct guest *g)
 {
-	void *buf = xaligned(4096, GUEST_FILL_CHUNK);
+	void *buf;
 	struct prng rng;
 	uint64_t done = 0, last = 0, total = g->disk_bytes;
 	int fd = open(g->dev, O_WRONLY | O_DIRECT | O_EXCL | O_CLOEXEC);
 
 	if (fd < 0)
-		give_up(g, "cannot open %s: %s", g->dev, strerror(errno));
+		return disk_fail(g, "cannot open %s: %s", g->dev,
+				 strerror(errno));
+	buf = xaligned(4096, GUEST_FILL_CHUNK);
 	prng_seed(&rng, clock_ns());
 	while (done < total) {
 		size_t n = total - done < GUEST_FILL_CHUNK ?
@@ -297,10 +428,15 @@ static void fill_disk(struct guest *g)
 
 		prng_fill(&rng, buf, GUEST_FILL_CHUNK);
 		w = pwrite(fd, buf, n, (off_t)done);
-		if (w <= 0)
-			give_up(g, "cannot fill %s at %llu: %s", g->dev,
-				(unsigned long long)done,
-				strerror(w < 0 ? errno : EIO));
+		if (w <= 0) {
+			int e = w < 0 ? errno : EIO;
+
+			close(fd);
+			free(buf);
+			return disk_fail(g, "cannot fill %s at %llu: %s",
+					 g->dev, (unsigned long long)done,
+					 strerror(e));
+		}
 		done += (uint64_t)w;
 		if (clock_ns() - last > 1000000000ull) {
 			last = clock_ns();
@@ -309,10 +445,15 @@ static void fill_disk(struct guest *g)
 				  (unsigned long long)(total >> 20), g->dev);
 		}
 	}
-	if (fsync(fd))
-		give_up(g, "cannot sync %s: %s", g->dev, strerror(errno));
-	close(fd);
 	free(buf);
+	if (fsync(fd)) {
+		int e = errno;
+
+		close(fd);
+		return disk_fail(g, "cannot sync %s: %s", g->dev, strerror(e));
+	}
+	close(fd);
+	return true;
 }
 
 /* In the child: run the suite, write its JSON; exit as lab_suite_run. */
@@ -379,10 +520,6 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-/*
- * Run @fn in a child; send what it wrote to @out as DATA @kind. Without a
- * result, a @required step ends the guest; another is only noted.
- */
 /*
  * A child's stderr, relayed: a line ending in '\n' is a message (to the
  * console and, as LOG, to the host); a segment ending in '\r' is a live
@@ -455,10 +592,10 @@ static ssize_t relay_read(struct guest *g, struct relay *r, int fd)
 
 /*
  * Run @fn in a child, relaying its stderr; send what it wrote to @out as
- * DATA @kind. Without a result, a @required step ends the guest; another
- * is only noted.
+ * DATA @kind. Without a result, a @required step fails this disk's cell
+ * (false); another is only noted.
  */
-static void run_child(struct guest *g, const char *kind,
+static bool run_child(struct guest *g, const char *kind,
 		      void (*fn)(struct guest *g), const char *out,
 		      bool required)
 {
@@ -500,16 +637,20 @@ static void run_child(struct guest *g, const char *kind,
 	close(pipefd[0]);
 	code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	data = slurp(out, &len);
+	/* The next disk's step must not find this one's result. */
+	unlink(out);
 	if (!data && required)
-		give_up(g, "%s produced no result (exit %d)%s", kind, code,
-			WIFSIGNALED(st) ? ", killed by a signal" : "");
+		return disk_fail(g, "%s produced no result (exit %d)%s", kind,
+				 code,
+				 WIFSIGNALED(st) ? ", killed by a signal" : "");
 	if (!data) {
 		chan_send(g->chan, "LOG %s produced no result (exit %d)", kind,
 			  code);
-		return;
+		return true;
 	}
 	chan_send_data(g->chan, kind, code, data, len);
 	free(data);
+	return true;
 }
 
 int lab_guest_main(int argc, char **argv)
@@ -529,12 +670,18 @@ int lab_guest_main(int argc, char **argv)
 	cmdline_bus(&g);
 	read_conf(&g);
 	load_modules(&g);
-	find_disk(&g);
-	/* Before the suite: what the guest sees does not depend on it. */
-	if (g.doctor)
-		run_child(&g, "doctor", doctor_child, GUEST_DOCTOR_OUT, false);
-	if (g.fill)
-		fill_disk(&g);
-	run_child(&g, "suite", suite_child, GUEST_SUITE_OUT, true);
+	/* One disk after the other: one cell at a time, as in its own guest. */
+	for (g.disk_no = 0; g.disk_no < g.ndisks; g.disk_no++) {
+		chan_send(g.chan, "START %u", g.disk_no);
+		if (!find_disk(&g))
+			continue;
+		/* Before the suite: what the guest sees does not depend on it. */
+		if (g.doctor)
+			run_child(&g, "doctor", doctor_child, GUEST_DOCTOR_OUT,
+				  false);
+		if (g.fill && !fill_disk(&g))
+			continue;
+		run_child(&g, "suite", suite_child, GUEST_SUITE_OUT, true);
+	}
 	power_off(&g);
 }

@@ -108,6 +108,17 @@ void image_drop_cache(const struct lab_image *im)
 	posix_fadvise(im->fd, 0, 0, POSIX_FADV_DONTNEED);
 }
 
+void image_discard(const struct lab_image *im)
+{
+	struct stat st;
+
+	if (im->fd < 0 || fstat(im->fd, &st) || st.st_size <= 0)
+		return;
+	if (fallocate(im->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+		      st.st_size))
+		posix_fadvise(im->fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
 void image_remove(struct lab_image *im)
 {
 	struct stat st;

@@ -37,6 +37,14 @@ bool image_create(struct lab_image *im, const char *qemu_img, const char *path,
 		  enum lab_format f, uint64_t bytes, struct err *err);
 /* Drop the host page cache of the image: each cell starts cold. */
 void image_drop_cache(const struct lab_image *im);
+/*
+ * Throw its data away while QEMU still holds it (a shared guest is done
+ * with this disk): what the host's page cache holds of it, dirty pages
+ * included, and its blocks, so that writing them back does not compete
+ * with the next cell's disk, as an image removed after its own guest
+ * would not. Best effort: a file system without hole punching keeps it.
+ */
+void image_discard(const struct lab_image *im);
 /* Remove it (if we created it). */
 void image_remove(struct lab_image *im);
 

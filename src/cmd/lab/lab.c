@@ -76,6 +76,8 @@ static const struct opt lab_table[] = {
 	  "guest RAM (default 512M)" },
 	{ "smp", 0, OPT_UINT, "N", OFF(lo.smp), "guest vCPUs (default 1)", NULL,
 	  1, 64 },
+	{ "guest-per-cell", 0, OPT_FLAG, NULL, OFF(lo.guest_per_cell),
+	  "a guest for each cell (default: the cells of a bus and format share one, a disk each)" },
 	{ "iolab-static", 0, OPT_STRING, "PATH", OFF(lo.iolab_static),
 	  "the static iolab that becomes the guests' /init (default: see iolab-lab(1))" },
 	{ "boot-timeout", 0, OPT_DURATION, "TIME", OFF(lo.boot_timeout_ns),
@@ -99,9 +101,10 @@ static const struct opt_cmd lab_cmd = {
 	.name = "lab",
 	.synopsis = "iolab lab [OPTIONS]",
 	.summary =
-		"Boot one small QEMU guest per aio x cache x bus x format cell, with iolab\n"
-		"itself as its init, and run the suite inside on a fresh disk image: the\n"
-		"QEMU settings experiment, automated. Cells QEMU refuses show its message.",
+		"Measure each aio x cache x bus x format cell in a small QEMU guest with\n"
+		"iolab itself as its init, running the suite on a fresh disk image of its\n"
+		"own: the QEMU settings experiment, automated. Cells of one bus and format\n"
+		"share a guest, measured one after another. Cells QEMU refuses show its message.",
 	.opts = lab_table,
 	.footer =
 		"Sizes: 4k, 1M, 1G (powers of 1024). Durations: 500ms, 5s, 2m.\n"

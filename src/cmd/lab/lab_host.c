@@ -3,7 +3,10 @@
  * The lab's orchestration; see lab.h. Preflight first (QEMU, qemu-img,
  * kernel and modules, the static iolab, room for the image), so that a
  * lab that cannot run says so in one line before booting anything; then
- * one QEMU per cell, format by format so that one image exists at a time.
+ * the cells, a QEMU per group of cells sharing a bus and a format (each
+ * with an image of its own), group by group so that only one group's
+ * images exist at a time. A cell that QEMU should refuse (aio=native
+ * on a buffered cache) gets a QEMU of its own, which refuses at once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -61,6 +64,16 @@ void lab_opts_defaults(struct lab_opts *o)
 	o->kvm_probe_ns = 20 * NS;
 }
 
+/* A group of cells sharing one QEMU (a single cell: its own). */
+struct lab_group {
+	struct lab_cell *cells[LAB_MAX_DISKS];
+	struct lab_image images[LAB_MAX_DISKS];
+	/* Reported as its disk's part ended, before the guest did. */
+	bool early[LAB_MAX_DISKS];
+	enum lab_status early_status[LAB_MAX_DISKS];
+	unsigned int n;
+};
+
 /* Everything the cells share, set up once. */
 struct lab_ctx {
 	const struct lab_opts *o;
@@ -75,10 +88,20 @@ struct lab_ctx {
 	bool disk_is_file;
 	enum lab_accel accel; /* now: KVM (maybe unconfirmed) or TCG */
 	bool kvm_confirmed;
-	/* For the estimate: measured time of ok cells. */
-	double ok_s;
-	unsigned int nok;
+	unsigned int max_share; /* disks the room left allows in one guest */
+	unsigned int nguests; /* QEMUs started so far */
+	/* For the estimate: measured work of ok cells (without a boot),
+	 * boots of guests, and how many guests are planned to boot. */
+	double ok_s, boot_sum;
+	unsigned int nok, nboot, boots_planned;
 	/* Progress of the current cell. */
+	struct lab_group *group; /* the group running, for START */
+	struct vm_outcome *cur_v; /* what its guest has sent so far */
+	int cur_part; /* the disk it is on; -1 before the first START */
+	uint64_t part_t0; /* when it turned to that disk */
+	size_t done, done_refused; /* cells reported */
+	unsigned int nrefuse; /* cells QEMU should refuse */
+	unsigned int group_no; /* cell_no of its first cell */
 	unsigned int cell_no, ncells;
 	char cell_label[96];
 	char state[160]; /* what the guest last said */
@@ -205,21 +228,25 @@ static bool plan_disk(struct lab_ctx *x, struct err *err)
 	return true;
 }
 
-static void image_path(const struct lab_ctx *x, enum lab_format f, char *out,
-		       size_t len)
+/* Image @k of @n of a guest's disks, all of format @f. */
+static void image_path(const struct lab_ctx *x, enum lab_format f,
+		       unsigned int k, unsigned int n, char *out, size_t len)
 {
 	const struct lab_opts *o = x->o;
-	char base[PATH_MAX];
+	char base[PATH_MAX], sfx[16] = "";
 
+	if (n > 1)
+		snprintf(sfx, sizeof(sfx), "-%u", k);
 	snprintf(base, sizeof(base), "%s", o->disk ? o->disk : "");
 	if (x->disk_is_file && o->nformat == 1)
-		snprintf(out, len, "%s/%s", x->image_dir, basename(base));
+		snprintf(out, len, "%s/%s%s", x->image_dir, basename(base),
+			 sfx);
 	else if (x->disk_is_file)
-		snprintf(out, len, "%s/%s.%s", x->image_dir, basename(base),
-			 lab_format_names[f]);
+		snprintf(out, len, "%s/%s%s.%s", x->image_dir, basename(base),
+			 sfx, lab_format_names[f]);
 	else
-		snprintf(out, len, "%s/iolab-lab-%d.%s", x->image_dir,
-			 (int)getpid(), lab_format_names[f]);
+		snprintf(out, len, "%s/iolab-lab-%d%s.%s", x->image_dir,
+			 (int)getpid(), sfx, lab_format_names[f]);
 }
 
 static bool build_initrd(struct lab_ctx *x, struct err *err)
@@ -300,18 +327,78 @@ static void remove_initrd(struct lab_ctx *x)
 	x->initrd[0] = '\0';
 }
 
-/* Time a cell should take, for the estimate and the watchdog. */
-static uint64_t cell_estimate_ns(const struct lab_ctx *x, bool refused)
+/*
+ * Time left, for the estimate: a boot per guest still to start, a cell's
+ * work (fill and suite) per cell, half a second per refusal; measured
+ * times once there are some.
+ */
+static uint64_t time_left_ns(const struct lab_ctx *x, size_t boots,
+			     size_t cells, size_t refused)
 {
 	const struct lab_opts *o = x->o;
+	uint64_t boot = x->accel == ACCEL_KVM ? EST_BOOT_KVM_NS :
+						EST_BOOT_TCG_NS;
+	uint64_t work = o->disk_bytes * NS / EST_FILL_BPS +
+			lab_suite_estimate_ns(&o->suite);
 
-	if (refused)
-		return NS / 2;
+	if (x->nboot)
+		boot = (uint64_t)(x->boot_sum / x->nboot * 1e9);
 	if (x->nok)
-		return (uint64_t)(x->ok_s / x->nok * 1e9);
-	return (x->accel == ACCEL_KVM ? EST_BOOT_KVM_NS : EST_BOOT_TCG_NS) +
-	       o->disk_bytes * NS / EST_FILL_BPS +
-	       lab_suite_estimate_ns(&o->suite);
+		work = (uint64_t)(x->ok_s / x->nok * 1e9);
+	return boots * boot + cells * work + refused * (NS / 2);
+}
+
+static void print_done(struct lab_ctx *x, const struct lab_cell *c,
+		       size_t left_refused, size_t left);
+
+/*
+ * A shared guest's disk is done when the guest turns to the next one (or
+ * ends): report its cell now, not when the whole guest has ended. What
+ * decides the cell (its result, its serial, a FAIL) has arrived; the
+ * final classification after the guest ends only adds QEMU's stderr.
+ */
+static void part_ended(struct lab_ctx *x, const struct chan_event *ev)
+{
+	struct lab_group *g = x->group;
+	const struct vm_part *pt;
+	struct lab_cell t;
+	char want[32];
+	int k = x->cur_part;
+	uint64_t now = clock_ns();
+	double part_s = (double)(now - x->part_t0) / 1e9;
+
+	if (ev->type == CHAN_START && (int)ev->n1 > k) {
+		x->cur_part = (int)ev->n1;
+		x->part_t0 = now;
+	}
+	if (!g || !x->cur_v || g->n < 2 || k < 0 || (unsigned int)k >= g->n ||
+	    g->early[k] || (ev->type == CHAN_START && (int)ev->n1 <= k))
+		return;
+	pt = &x->cur_v->parts[k];
+	t = *g->cells[k];
+	snprintf(want, sizeof(want), "%s-%d", LAB_DISK_SERIAL, k);
+	t.status = pt->suite && !pt->suite_code && !strcmp(pt->serial, want) ?
+			   LAB_OK :
+			   LAB_FAILED;
+	t.reason = t.status == LAB_OK ? NULL :
+		   pt->fail[0]	      ? (char *)pt->fail :
+		   pt->suite	      ? (char *)"see the report" :
+					(char *)"no result";
+	t.boot_s = x->cur_v->boot_s;
+	t.cell_s = part_s;
+	t.guest = x->nguests + 1;
+	t.guest_cells = g->n;
+	g->early[k] = true;
+	g->early_status[k] = t.status;
+	image_discard(&g->images[k]);
+	x->done++;
+	if (t.status == LAB_OK) {
+		x->ok_s += t.cell_s;
+		x->nok++;
+	}
+	x->cell_no = x->group_no + (unsigned int)k;
+	lab_cell_words(&t, true, x->cell_label, sizeof(x->cell_label));
+	print_done(x, &t, x->nrefuse - x->done_refused, x->ncells - x->done);
 }
 
 static void on_event(const struct chan_event *ev, void *ctx)
@@ -321,9 +408,18 @@ static void on_event(const struct chan_event *ev, void *ctx)
 	struct winsize ws;
 	int n;
 
+	if (ev && (ev->type == CHAN_START || ev->type == CHAN_END))
+		part_ended(x, ev);
+	if (ev && ev->type == CHAN_START && x->group && ev->n1 < x->group->n) {
+		x->cell_no = x->group_no + (unsigned int)ev->n1;
+		lab_cell_words(x->group->cells[ev->n1], true, x->cell_label,
+			       sizeof(x->cell_label));
+		x->cell_t0 = clock_ns();
+		snprintf(x->state, sizeof(x->state), "its disk next");
+	}
 	if (!x->o->progress)
 		return;
-	if (!ev)
+	if (!ev || ev->type == CHAN_START)
 		; /* a tick: the same state, a new time */
 	else if (ev->type == CHAN_PROGRESS && !strncmp(ev->text, "filling", 7))
 		snprintf(x->state, sizeof(x->state), "%s (%llu of %llu MiB)",
@@ -360,18 +456,35 @@ static char *trim_dup(const char *s)
 	return d;
 }
 
-/* What a finished vm_run means for the cell. */
+/* What a finished vm_run means for the cell on its disk @k. */
 static void classify(struct lab_cell *c, const struct vm_outcome *v,
-		     const struct lab_opts *o)
+		     unsigned int k, const struct lab_opts *o)
 {
+	const struct vm_part *pt = &v->parts[k];
 	struct err err = { 0 };
-	char a[32];
+	char a[32], want[32];
 
+	snprintf(want, sizeof(want), "%s-%u", LAB_DISK_SERIAL, k);
 	c->boot_s = v->boot_s;
-	c->elapsed_s = v->elapsed_s;
-	if (v->guest_log && v->guest_log[0])
-		c->guest_log = trim_dup(v->guest_log);
-	snprintf(c->disk, sizeof(c->disk), "%s", v->disk);
+	c->guest_cells = v->nparts;
+	if (v->nparts > 1 && pt->started) {
+		c->elapsed_s = pt->end_s ? pt->end_s : v->elapsed_s;
+		c->cell_s = c->elapsed_s - pt->start_s;
+	} else {
+		c->elapsed_s = c->cell_s = v->elapsed_s;
+	}
+	if ((v->guest_log && v->guest_log[0]) || (pt->log && pt->log[0]))
+		c->guest_log = xasprintf("%s%s",
+					 v->guest_log ? v->guest_log : "",
+					 pt->log ? pt->log : "");
+	if (c->guest_log) {
+		char *t = trim_dup(c->guest_log);
+
+		free(c->guest_log);
+		c->guest_log = t;
+	}
+	snprintf(c->disk, sizeof(c->disk), "%s", pt->disk);
+	snprintf(c->disk_serial, sizeof(c->disk_serial), "%s", pt->serial);
 	if (v->end == VM_EXITED && !v->booted && v->exit_status != 0 &&
 	    v->qemu_stderr[0]) {
 		c->status = LAB_REFUSED;
@@ -381,7 +494,18 @@ static void classify(struct lab_cell *c, const struct vm_outcome *v,
 	c->status = LAB_FAILED;
 	if (v->qemu_stderr[0])
 		c->qemu_stderr = trim_dup(v->qemu_stderr);
-	if (v->end == VM_BOOT_TIMEOUT)
+	if (pt->fail[0])
+		c->reason = xasprintf("the guest gave up: %s", pt->fail);
+	else if (pt->suite && v->nparts > 1 && strcmp(pt->serial, want))
+		/* A guest's own word, checked: the figures must be this disk's. */
+		c->reason = xasprintf(
+			"the guest measured the disk with serial '%s', not this cell's %s",
+			pt->serial, want);
+	else if (v->fail[0])
+		c->reason = xasprintf("the guest gave up: %s", v->fail);
+	else if (pt->suite)
+		; /* its result came in, whatever happened after */
+	else if (v->end == VM_BOOT_TIMEOUT)
 		c->reason = xasprintf(
 			"the guest did not boot within %s (watchdog)",
 			fmt_duration(o->boot_timeout_ns, a, sizeof(a)));
@@ -391,14 +515,12 @@ static void classify(struct lab_cell *c, const struct vm_outcome *v,
 	else if (v->end == VM_TOTAL_TIMEOUT)
 		c->reason = xasprintf(
 			"no result within the cell's time limit (watchdog; --cell-timeout); QEMU was killed");
-	else if (v->fail[0])
-		c->reason = xasprintf("the guest gave up: %s", v->fail);
-	else if (!v->suite && !v->booted)
+	else if (!v->booted)
 		c->reason = xasprintf(
 			"QEMU exited with status %d before the guest started%s%s",
 			v->exit_status, v->qemu_stderr[0] ? ": " : "",
 			v->qemu_stderr);
-	else if (!v->suite)
+	else
 		c->reason = xasprintf(
 			"QEMU exited with status %d before the guest sent a result%s%s",
 			v->exit_status, v->qemu_stderr[0] ? ": " : "",
@@ -411,32 +533,32 @@ static void classify(struct lab_cell *c, const struct vm_outcome *v,
 		c->console_tail = xstrdup(v->console_tail);
 		return;
 	}
-	c->result = xstrdup(v->suite);
+	c->result = xstrdup(pt->suite);
 	if (!lab_cell_parse(c, &err)) {
 		c->reason = xstrdup(err.msg);
 		c->console_tail = xstrdup(v->console_tail);
 		return;
 	}
-	if (v->suite_code != 0) {
+	if (pt->suite_code != 0) {
 		c->reason = xasprintf(
 			"the suite stopped early (exit %d); the figures are partial",
-			v->suite_code);
+			pt->suite_code);
 		c->console_tail = xstrdup(v->console_tail);
 		return;
 	}
-	if (v->doctor)
-		c->doctor = xstrdup(v->doctor);
+	if (pt->doctor)
+		c->doctor = xstrdup(pt->doctor);
 	c->status = LAB_OK;
 }
 
-static void run_once(struct lab_ctx *x, struct lab_cell *c,
-		     const struct lab_image *im, enum lab_accel accel,
-		     uint64_t boot_ns, struct vm_outcome *v, struct err *err)
+static void run_once(struct lab_ctx *x, struct lab_group *g,
+		     enum lab_accel accel, uint64_t boot_ns,
+		     struct vm_outcome *v, struct err *err)
 {
 	const struct lab_opts *o = x->o;
 	char *append = xasprintf(
-		"console=ttyS0 panic=-1 loglevel=4 rdinit=/init iolab.bus=%s",
-		lab_bus_names[c->bus]);
+		"console=ttyS0 panic=-1 loglevel=4 rdinit=/init iolab.bus=%s iolab.disks=%u",
+		lab_bus_names[g->cells[0]->bus], g->n);
 	struct qemu_cell q = {
 		.qemu = o->qemu,
 		.kernel = x->kernel.path,
@@ -446,65 +568,75 @@ static void run_once(struct lab_ctx *x, struct lab_cell *c,
 		.accel = accel,
 		.memory_bytes = o->memory_bytes,
 		.smp = o->smp,
-		.image = im->fdpath,
-		.image_fd = im->fd,
-		.format = c->format,
-		.bus = c->bus,
-		.aio = c->aio,
-		.cache = c->cache,
+		.format = g->cells[0]->format,
+		.bus = g->cells[0]->bus,
+		.ndisks = g->n,
 	};
 	uint64_t step = lab_suite_step_ns(&o->suite);
+	/* Each cell's own share of the time limit, as if it were alone. */
+	uint64_t per_cell = 600 * NS + 5 * o->disk_bytes * NS / EST_FILL_BPS +
+			    2 * lab_suite_estimate_max_ns(&o->suite);
 	struct vm_limits l = {
 		.boot_ns = boot_ns,
 		.idle_ns = 180 * NS + 4 * step,
-		.total_ns =
-			o->cell_timeout_ns ?
-				o->cell_timeout_ns :
-				boot_ns + 600 * NS +
-					5 * o->disk_bytes * NS / EST_FILL_BPS +
-					2 * lab_suite_estimate_max_ns(
-						    &o->suite),
+		.total_ns = o->cell_timeout_ns ? o->cell_timeout_ns * g->n :
+						 boot_ns + per_cell * g->n,
 	};
 
-	image_drop_cache(im);
+	for (unsigned int k = 0; k < g->n; k++) {
+		q.disks[k] = (struct qemu_disk){
+			.image = g->images[k].fdpath,
+			.image_fd = g->images[k].fd,
+			.aio = g->cells[k]->aio,
+			.cache = g->cells[k]->cache,
+		};
+		image_drop_cache(&g->images[k]);
+	}
+	x->cur_v = v;
+	x->cur_part = -1;
+	for (unsigned int k = 0; k < g->n; k++)
+		g->early[k] = false;
 	if (!vm_run(&q, &l, on_event, x, v, err)) {
 		/* QEMU could not even be executed: a cell cannot fix that. */
 		memset(v, 0, sizeof(*v));
 		v->end = VM_INTERRUPTED;
 	}
+	x->cur_v = NULL;
 	free(append);
 }
 
 /*
- * One cell, with --accel auto's fallback: while KVM is unconfirmed a
+ * One group, with --accel auto's fallback: while KVM is unconfirmed a
  * guest that does not boot within kvm_probe_ns, or a QEMU that fails
  * under KVM but not under TCG, switches the lab to TCG for good.
+ * @v gets what happened; false if interrupted or QEMU cannot run.
  */
-static bool run_cell(struct lab_ctx *x, struct lab_cell *c,
-		     const struct lab_image *im, struct err *err)
+static bool run_group(struct lab_ctx *x, struct lab_group *g,
+		      struct vm_outcome *v, struct err *err)
 {
 	const struct lab_opts *o = x->o;
-	struct vm_outcome v;
 	bool probing = x->accel == ACCEL_KVM && o->accel == ACCEL_AUTO &&
 		       !x->kvm_confirmed;
 	uint64_t boot_ns = probing && o->kvm_probe_ns < o->boot_timeout_ns ?
 				   o->kvm_probe_ns :
 				   o->boot_timeout_ns;
+	enum lab_accel used = x->accel;
 	char a[32];
 
-	run_once(x, c, im, x->accel, boot_ns, &v, err);
+	run_once(x, g, x->accel, boot_ns, v, err);
 	if (err->msg[0])
 		return false;
-	if (probing && v.end != VM_INTERRUPTED &&
-	    (v.end == VM_BOOT_TIMEOUT || (!v.booted && v.exit_status != 0))) {
+	if (probing && v->end != VM_INTERRUPTED &&
+	    (v->end == VM_BOOT_TIMEOUT ||
+	     (!v->booted && v->exit_status != 0))) {
 		struct vm_outcome t;
-		bool kvm_timeout = v.end == VM_BOOT_TIMEOUT;
-		char *kvm_err = trim_dup(v.qemu_stderr);
+		bool kvm_timeout = v->end == VM_BOOT_TIMEOUT;
+		char *kvm_err = trim_dup(v->qemu_stderr);
 
-		run_once(x, c, im, ACCEL_TCG, o->boot_timeout_ns, &t, err);
+		run_once(x, g, ACCEL_TCG, o->boot_timeout_ns, &t, err);
 		if (err->msg[0]) {
 			free(kvm_err);
-			vm_outcome_free(&v);
+			vm_outcome_free(v);
 			return false;
 		}
 		if (kvm_timeout || t.booted) {
@@ -528,37 +660,31 @@ static bool run_cell(struct lab_ctx *x, struct lab_cell *c,
 			fprintf(stderr, "iolab lab: %s\n", x->r->accel_note);
 		}
 		free(kvm_err);
-		vm_outcome_free(&v);
-		v = t;
-		c->accel = ACCEL_TCG;
-	} else {
-		c->accel = x->accel;
-		if (probing && v.booted)
-			x->kvm_confirmed = true;
+		vm_outcome_free(v);
+		*v = t;
+		used = ACCEL_TCG;
+	} else if (probing && v->booted) {
+		x->kvm_confirmed = true;
 	}
-	if (v.end == VM_INTERRUPTED) {
-		vm_outcome_free(&v);
+	for (unsigned int k = 0; k < g->n; k++)
+		g->cells[k]->accel = used;
+	if (v->end == VM_INTERRUPTED) {
+		vm_outcome_free(v);
 		return false;
 	}
-	classify(c, &v, o);
-	vm_outcome_free(&v);
 	return true;
 }
 
 static void print_start(struct lab_ctx *x, size_t ncells, unsigned int nrefuse)
 {
-	uint64_t total = 0;
+	uint64_t total =
+		time_left_ns(x, x->boots_planned, ncells - nrefuse, nrefuse);
 	char a[32];
 
-	for (size_t i = 0; i < ncells; i++) {
-		const struct lab_cell *c = &x->r->cells[i];
-
-		total += cell_estimate_ns(x, job_qemu_refuses(c->aio, c->cache,
-							      NULL));
-	}
 	fprintf(stderr,
-		"iolab lab: %zu cell%s (%u of them QEMU should refuse), about %s under %s\n",
-		ncells, ncells == 1 ? "" : "s", nrefuse,
+		"iolab lab: %zu cell%s (%u of them QEMU should refuse) in %u guest%s, about %s under %s\n",
+		ncells, ncells == 1 ? "" : "s", nrefuse, x->boots_planned,
+		x->boots_planned == 1 ? "" : "s",
 		lab_fmt_secs((double)total / 1e9, a, sizeof(a)),
 		x->accel == ACCEL_KVM ? "KVM" : "TCG");
 }
@@ -567,16 +693,23 @@ static void print_done(struct lab_ctx *x, const struct lab_cell *c,
 		       size_t left_refused, size_t left)
 {
 	uint64_t eta = 0;
+	/* The guest running, if it has booted, has no boot left. */
+	unsigned int booted = x->nboot + (x->cur_v && x->cur_v->booted ? 1 : 0);
 	char a[32];
 
-	eta = (left - left_refused) * cell_estimate_ns(x, false) +
-	      left_refused * cell_estimate_ns(x, true);
+	eta = time_left_ns(
+		x, x->boots_planned > booted ? x->boots_planned - booted : 0,
+		left - left_refused, left_refused);
 	if (x->o->progress)
 		fprintf(stderr, "\r\033[K");
 	if (x->o->quiet)
 		return;
 	fprintf(stderr, "[%2u/%u] %s: ", x->cell_no, x->ncells, x->cell_label);
-	if (c->status == LAB_OK)
+	if (c->status == LAB_OK && c->guest_cells > 1)
+		fprintf(stderr,
+			"ok (guest %u of %u cells, boot %.1f s, %.0f s its own)",
+			c->guest, c->guest_cells, c->boot_s, c->cell_s);
+	else if (c->status == LAB_OK)
 		fprintf(stderr, "ok (boot %.1f s, %.0f s in all)", c->boot_s,
 			c->elapsed_s);
 	else if (c->status == LAB_REFUSED)
@@ -634,6 +767,150 @@ static void make_cells(const struct lab_opts *o, struct lab_report *r)
 	r->ncells = n;
 }
 
+/* Cells of a guest: how many images of disk_bytes fit in the room left. */
+static unsigned int room_for(const struct lab_ctx *x)
+{
+	const struct lab_opts *o = x->o;
+	struct statvfs vfs;
+	uint64_t room, n;
+
+	if (statvfs(x->image_dir, &vfs))
+		return 1;
+	room = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	if (room < (64u << 20) + o->disk_bytes)
+		return 1;
+	n = (room - (64u << 20)) / o->disk_bytes;
+	return n < 1 ? 1 : n > LAB_MAX_DISKS ? LAB_MAX_DISKS : (unsigned int)n;
+}
+
+/*
+ * The group the first cell not run yet from @i on starts, with the cells
+ * after it that may share its guest: same bus and format, not expected
+ * to be refused, room left. Returns where to look next.
+ */
+static size_t next_group(const struct lab_ctx *x, const bool *ran, size_t i,
+			 struct lab_group *g)
+{
+	const struct lab_opts *o = x->o;
+	struct lab_report *r = x->r;
+	struct lab_cell *first;
+	unsigned int max;
+
+	while (i < r->ncells && ran[i])
+		i++;
+	if (i >= r->ncells)
+		return i;
+	first = &r->cells[i];
+	g->cells[g->n++] = first;
+	if (o->guest_per_cell ||
+	    job_qemu_refuses(first->aio, first->cache, NULL))
+		return i + 1;
+	max = lab_bus_max_disks(first->bus);
+	if (max > x->max_share)
+		max = x->max_share;
+	for (size_t j = i + 1; j < r->ncells && g->n < max; j++) {
+		struct lab_cell *c = &r->cells[j];
+
+		if (!ran[j] && c->bus == first->bus &&
+		    c->format == first->format &&
+		    !job_qemu_refuses(c->aio, c->cache, NULL))
+			g->cells[g->n++] = c;
+	}
+	return i + 1;
+}
+
+static void images_remove(struct lab_group *g, unsigned int n)
+{
+	for (unsigned int k = 0; k < n; k++)
+		image_remove(&g->images[k]);
+}
+
+static void group_done(struct lab_ctx *x, struct lab_group *g, bool *ran)
+{
+	struct lab_report *r = x->r;
+
+	x->nguests++;
+	r->nguests = x->nguests;
+	if (g->n && g->cells[0]->boot_s > 0) {
+		x->boot_sum += g->cells[0]->boot_s;
+		x->nboot++;
+	}
+	for (unsigned int k = 0; k < g->n; k++) {
+		struct lab_cell *c = g->cells[k];
+
+		c->guest = x->nguests;
+		ran[c - r->cells] = true;
+		if (g->early[k] && g->early_status[k] == c->status)
+			continue; /* reported as it ended */
+		if (g->early[k]) /* said otherwise as it ended: correct */
+			x->done--;
+		x->done++;
+		x->done_refused += job_qemu_refuses(c->aio, c->cache, NULL);
+		if (c->status == LAB_OK) {
+			x->ok_s += g->n > 1 ? c->cell_s :
+					      c->elapsed_s - c->boot_s;
+			x->nok++;
+		}
+		x->cell_no = x->group_no + k;
+		lab_cell_words(c, true, x->cell_label, sizeof(x->cell_label));
+		print_done(x, c, x->nrefuse - x->done_refused,
+			   r->ncells - x->done);
+	}
+}
+
+/*
+ * Create the group's images, run its guest, classify its cells, remove
+ * the images. A shared guest that QEMU refused as a whole (a refusal the
+ * lab did not expect) is run again a cell at a time, so that each cell
+ * gets QEMU's verdict on itself.
+ */
+static bool run_images(struct lab_ctx *x, struct lab_group *g, bool *ran,
+		       struct err *err)
+{
+	const struct lab_opts *o = x->o;
+	struct vm_outcome v;
+	bool ok = true;
+
+	for (unsigned int k = 0; k < g->n; k++) {
+		char path[PATH_MAX + 64];
+
+		image_path(x, g->cells[0]->format, k, g->n, path, sizeof(path));
+		if (!image_create(&g->images[k], x->qemu_img, path,
+				  g->cells[0]->format, o->disk_bytes, err)) {
+			images_remove(g, k);
+			return false;
+		}
+	}
+	x->group = g;
+	x->group_no = (unsigned int)(x->done + 1);
+	x->cell_no = x->group_no;
+	lab_cell_words(g->cells[0], true, x->cell_label, sizeof(x->cell_label));
+	x->cell_t0 = clock_ns();
+	snprintf(x->state, sizeof(x->state), "booting");
+	if (!run_group(x, g, &v, err)) {
+		x->group = NULL;
+		images_remove(g, g->n);
+		return false;
+	}
+	x->group = NULL;
+	images_remove(g, g->n);
+	if (g->n > 1 && v.end == VM_EXITED && !v.booted && v.exit_status != 0) {
+		vm_outcome_free(&v);
+		for (unsigned int k = 0; ok && k < g->n; k++) {
+			struct lab_group one = { .cells = { g->cells[k] },
+						 .n = 1 };
+
+			ok = run_images(x, &one, ran, err);
+		}
+		return ok;
+	}
+	for (unsigned int k = 0; k < g->n; k++)
+		classify(g->cells[k], &v, k, o);
+	vm_outcome_free(&v);
+	group_done(x, g, ran);
+	return true;
+}
+
 bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 {
 	struct lab_ctx x = {
@@ -641,8 +918,7 @@ bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 	};
 	uint64_t t0 = clock_ns();
 	bool *ran, ok = true;
-	unsigned int nrefuse = 0;
-	size_t total, done = 0, done_refused = 0, keep = 0;
+	size_t total, keep = 0;
 
 	if (!find_qemu(&x, err) || !check_qemu_img(&x, err))
 		return false;
@@ -679,51 +955,35 @@ bool lab_run(const struct lab_opts *o, struct lab_report *r, struct err *err)
 	total = r->ncells;
 	ran = xcalloc(total, sizeof(bool));
 	for (size_t i = 0; i < total; i++)
-		nrefuse += job_qemu_refuses(r->cells[i].aio, r->cells[i].cache,
-					    NULL);
+		x.nrefuse += job_qemu_refuses(r->cells[i].aio,
+					      r->cells[i].cache, NULL);
 	x.ncells = (unsigned int)total;
-	print_start(&x, total, nrefuse);
-	/* Format by format: one image on the host at a time. */
-	for (unsigned int f = 0; ok && f < o->nformat; f++) {
-		struct lab_image im;
-		char path[PATH_MAX + 64];
+	r->guest_per_cell = o->guest_per_cell;
+	x.max_share = room_for(&x);
+	/* The guests that will boot: the groups of the cells not refused. */
+	for (size_t i = 0; i < total;) {
+		struct lab_group g = { .n = 0 };
 
-		image_path(&x, o->formats[f], path, sizeof(path));
-		if (!image_create(&im, x.qemu_img, path, o->formats[f],
-				  o->disk_bytes, err)) {
+		i = next_group(&x, ran, i, &g);
+		for (unsigned int k = 0; k < g.n; k++)
+			ran[g.cells[k] - r->cells] = true;
+		x.boots_planned += g.n &&
+				   !job_qemu_refuses(g.cells[0]->aio,
+						     g.cells[0]->cache, NULL);
+	}
+	memset(ran, 0, total * sizeof(bool));
+	print_start(&x, total, x.nrefuse);
+	for (size_t i = 0; ok && i < total;) {
+		struct lab_group g = { .n = 0 };
+
+		if (sig_pending()) {
 			ok = false;
 			break;
 		}
-		for (size_t i = 0; ok && i < total; i++) {
-			struct lab_cell *c = &r->cells[i];
-			bool refuses;
-
-			if (c->format != o->formats[f])
-				continue;
-			if (sig_pending()) {
-				ok = false;
-				break;
-			}
-			refuses = job_qemu_refuses(c->aio, c->cache, NULL);
-			x.cell_no = (unsigned int)(done + 1);
-			lab_cell_words(c, true, x.cell_label,
-				       sizeof(x.cell_label));
-			x.cell_t0 = clock_ns();
-			snprintf(x.state, sizeof(x.state), "booting");
-			if (!run_cell(&x, c, &im, err)) {
-				ok = false;
-				break;
-			}
-			ran[i] = true;
-			done++;
-			done_refused += refuses;
-			if (c->status == LAB_OK) {
-				x.ok_s += c->elapsed_s;
-				x.nok++;
-			}
-			print_done(&x, c, nrefuse - done_refused, total - done);
-		}
-		image_remove(&im);
+		i = next_group(&x, ran, i, &g);
+		if (!g.n)
+			continue;
+		ok = run_images(&x, &g, ran, err);
 	}
 	remove_initrd(&x);
 	if (o->progress)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * `iolab lab`: the QEMU aio x cache x bus experiment of design.md's
- * second story, with real guests. One QEMU per cell, each booting the
- * same kernel with an initramfs holding the static iolab as /init; the
- * guest fills its disk, runs the suite and sends the result back.
+ * second story, with real guests. Cells of one bus and image format share
+ * a QEMU, each with a disk (an image) of its own, carrying its aio= and
+ * cache=; the guest boots the kernel with an initramfs holding the static
+ * iolab as /init, and for each disk in turn fills it, runs the suite and
+ * sends the result back. --guest-per-cell gives each cell a QEMU.
  */
 #ifndef IOLAB_CMD_LAB_LAB_HOST_H
 #define IOLAB_CMD_LAB_LAB_HOST_H
@@ -36,6 +38,9 @@ struct lab_opts {
 	uint64_t memory_bytes;
 	unsigned int smp;
 	bool doctor;
+	/* One QEMU per cell, as before guests were shared: cells that differ
+	 * only in aio= and cache= otherwise share one, a disk each. */
+	bool guest_per_cell;
 	bool progress; /* live line on stderr */
 	bool quiet; /* no per-cell lines on stderr */
 	uint64_t boot_timeout_ns;

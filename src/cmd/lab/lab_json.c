@@ -159,6 +159,11 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 	json_object_set_new(opts, "memory_bytes",
 			    json_integer((json_int_t)r->memory_bytes));
 	json_object_set_new(opts, "smp", json_integer(r->smp));
+	/* Which way the cells met their guests: "shared" (cells of a bus and
+	 * format in one guest, a disk each) or "per-cell". */
+	json_object_set_new(opts, "guests",
+			    json_string(r->guest_per_cell ? "per-cell" :
+							    "shared"));
 	json_object_set_new(doc, "options", opts);
 	json_object_set_new(doc, "qemu_version", json_string(r->qemu_version));
 	json_object_set_new(doc, "accel",
@@ -167,6 +172,7 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 	json_object_set_new(doc, "warnings", jwarnings(&r->warnings));
 	json_object_set_new(doc, "partial", json_boolean(r->partial));
 	jset_real(doc, "elapsed_s", r->elapsed_s, 3);
+	json_object_set_new(doc, "guests_started", json_integer(r->nguests));
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct lab_cell *c = &r->cells[i];
 		json_t *o = json_object();
@@ -197,8 +203,17 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 		json_object_set_new(o, "accel",
 				    json_string(lab_accel_names[c->accel]));
 		json_object_set_new(o, "guest_disk", jstr_or_null(c->disk));
+		json_object_set_new(o, "guest_disk_serial",
+				    jstr_or_null(c->disk_serial));
+		/* The QEMU it ran in (0: none did) and how many cells it
+		 * carried; boot_s is that guest's, elapsed_s runs from its
+		 * start to this cell's end, cell_s is this cell's own part. */
+		json_object_set_new(o, "guest", json_integer(c->guest));
+		json_object_set_new(o, "guest_cells",
+				    json_integer(c->guest_cells));
 		jset_real(o, "boot_s", c->boot_s, 3);
 		jset_real(o, "elapsed_s", c->elapsed_s, 3);
+		jset_real(o, "cell_s", c->cell_s, 3);
 		json_object_set_new(o, "result", jembedded(c->result));
 		json_object_set_new(o, "doctor", jembedded(c->doctor));
 		if (r->opts && r->opts->suite.check)

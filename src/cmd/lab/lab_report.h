@@ -57,7 +57,13 @@ struct lab_cell {
 	char *result; /* the suite's JSON text, or NULL */
 	char *doctor; /* doctor's JSON text, or NULL */
 	char disk[32]; /* the guest's name for the disk: "vda" */
-	double boot_s, elapsed_s;
+	char disk_serial[32]; /* the serial it found it by; "-": by size */
+	unsigned int guest; /* the QEMU it ran in: 1, 2 ... (0: none ran) */
+	unsigned int guest_cells; /* cells that QEMU carried, this one too */
+	/* boot_s: its guest's boot; elapsed_s: its QEMU's start to the end
+	 * of this cell; cell_s: this cell's own part of it (its disk found,
+	 * filled, measured), the whole QEMU for a guest of one cell. */
+	double boot_s, elapsed_s, cell_s;
 	unsigned int nfigs;
 	struct lab_fig figs[LAB_MAX_TESTS];
 	struct lab_check_cell check; /* --check: the guest's verdicts */
@@ -77,6 +83,8 @@ struct lab_report {
 	char image_fs[32];
 	uint64_t disk_bytes, memory_bytes;
 	unsigned int smp;
+	bool guest_per_cell; /* --guest-per-cell: no guest was shared */
+	unsigned int nguests; /* QEMUs started for the cells */
 	size_t ncells;
 	struct lab_cell *cells;
 	bool partial; /* interrupted: cells missing */

@@ -464,10 +464,18 @@ void lab_text_print(const struct lab_report *r, FILE *f)
 	fprintf(f, "guest: Linux %s (%s), %u vCPU, %s RAM\n", r->kernel_release,
 		r->kernel, r->smp, fmt_size(r->memory_bytes, a, sizeof(a)));
 	fprintf(f,
-		"disk: a %s image in %s%s%s, filled with random data by each guest before its suite\n",
+		"disk: a %s image per cell in %s%s%s, filled with random data before its suite\n",
 		fmt_size(r->disk_bytes, b, sizeof(b)), r->image_dir,
 		r->image_fs[0] ? " on " : "", r->image_fs);
 	fprintf(f, "suite: %s\n", r->suite_title);
+	if (r->guest_per_cell)
+		fprintf(f,
+			"guests: one per cell (--guest-per-cell), %u started\n",
+			r->nguests);
+	else
+		fprintf(f,
+			"guests: %u started; cells of one bus and format share one, each on an image of its own, measured one after another\n",
+			r->nguests);
 	if (r->accel_note[0])
 		fprintf(f, "note: %s\n", r->accel_note);
 	if (r->accel != ACCEL_KVM)

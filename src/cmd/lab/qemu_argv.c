@@ -88,57 +88,90 @@ static const char *on_off(bool b)
 	return b ? "on" : "off";
 }
 
-static void add_disk(struct argv_b *a, const struct qemu_cell *c)
+unsigned int lab_bus_max_disks(enum lab_bus bus)
 {
-	const char *direct = on_off(cache_direct(c->cache));
-	const char *noflush = on_off(cache_no_flush(c->cache));
-	/* write-cache=off is how -blockdev says writethrough (qemu.md 1.1). */
-	const char *wce = on_off(!cache_dsync(c->cache));
-	char *img = qemu_escape(c->image);
+	switch (bus) {
+	case BUS_VIRTIO_BLK: /* a PCI slot each */
+	case BUS_VIRTIO_SCSI: /* targets of one controller */
+	case BUS_NVME: /* a controller each */
+		return LAB_MAX_DISKS;
+	case BUS_AHCI: /* the ports of one ICH9 controller */
+		return 6;
+	case BUS_IDE: /* PIIX3: two channels, master and slave */
+		return 4;
+	default:
+		return 1;
+	}
+}
 
+/*
+ * Disk @k of @c. A guest with one disk keeps the names it always had
+ * (lab-file, lab-disk, serial LAB_DISK_SERIAL); disk K of several gets
+ * a suffix on each, the serial being what the guest looks for.
+ */
+static void add_disk(struct argv_b *a, const struct qemu_cell *c,
+		     unsigned int k)
+{
+	const struct qemu_disk *d = &c->disks[k];
+	const char *direct = on_off(cache_direct(d->cache));
+	const char *noflush = on_off(cache_no_flush(d->cache));
+	/* write-cache=off is how -blockdev says writethrough (qemu.md 1.1). */
+	const char *wce = on_off(!cache_dsync(d->cache));
+	char *img = qemu_escape(d->image);
+	char sfx[16] = "", serial[32], unit[32] = "";
+
+	if (c->ndisks > 1)
+		snprintf(sfx, sizeof(sfx), "-%u", k);
+	snprintf(serial, sizeof(serial), "%s%s", LAB_DISK_SERIAL, sfx);
 	add(a, "-blockdev");
 	addf(a,
-	     "driver=file,node-name=lab-file,filename=%s,aio=%s,cache.direct=%s,cache.no-flush=%s",
-	     img, engine_qemu_aio(c->aio), direct, noflush);
+	     "driver=file,node-name=lab-file%s,filename=%s,aio=%s,cache.direct=%s,cache.no-flush=%s",
+	     sfx, img, engine_qemu_aio(d->aio), direct, noflush);
 	add(a, "-blockdev");
 	addf(a,
-	     "driver=%s,node-name=lab-disk,file=lab-file,cache.direct=%s,cache.no-flush=%s",
-	     lab_format_names[c->format], direct, noflush);
+	     "driver=%s,node-name=lab-disk%s,file=lab-file%s,cache.direct=%s,cache.no-flush=%s",
+	     lab_format_names[c->format], sfx, sfx, direct, noflush);
 	free(img);
 	switch (c->bus) {
 	case BUS_VIRTIO_BLK:
 		add(a, "-device");
 		addf(a,
-		     "virtio-blk-pci,drive=lab-disk,serial=%s,write-cache=%s",
-		     LAB_DISK_SERIAL, wce);
+		     "virtio-blk-pci,drive=lab-disk%s,serial=%s,write-cache=%s",
+		     sfx, serial, wce);
 		break;
 	case BUS_VIRTIO_SCSI:
-		add(a, "-device");
-		add(a, "virtio-scsi-pci,id=lab-scsi");
+		if (k == 0) {
+			add(a, "-device");
+			add(a, "virtio-scsi-pci,id=lab-scsi");
+		}
 		add(a, "-device");
 		addf(a,
-		     "scsi-hd,bus=lab-scsi.0,drive=lab-disk,serial=%s,write-cache=%s",
-		     LAB_DISK_SERIAL, wce);
+		     "scsi-hd,bus=lab-scsi.0,drive=lab-disk%s,serial=%s,write-cache=%s",
+		     sfx, serial, wce);
 		break;
 	case BUS_IDE:
 		/* The "pc" machine's own PIIX3 IDE controller. */
+		if (c->ndisks > 1)
+			snprintf(unit, sizeof(unit), ",unit=%u", k % 2);
 		add(a, "-device");
 		addf(a,
-		     "ide-hd,bus=ide.0,drive=lab-disk,serial=%s,write-cache=%s",
-		     LAB_DISK_SERIAL, wce);
+		     "ide-hd,bus=ide.%u%s,drive=lab-disk%s,serial=%s,write-cache=%s",
+		     k / 2, unit, sfx, serial, wce);
 		break;
 	case BUS_AHCI:
-		add(a, "-device");
-		add(a, "ahci,id=lab-ahci");
+		if (k == 0) {
+			add(a, "-device");
+			add(a, "ahci,id=lab-ahci");
+		}
 		add(a, "-device");
 		addf(a,
-		     "ide-hd,bus=lab-ahci.0,drive=lab-disk,serial=%s,write-cache=%s",
-		     LAB_DISK_SERIAL, wce);
+		     "ide-hd,bus=lab-ahci.%u,drive=lab-disk%s,serial=%s,write-cache=%s",
+		     k, sfx, serial, wce);
 		break;
 	case BUS_NVME:
 		add(a, "-device");
-		addf(a, "nvme,drive=lab-disk,serial=%s,write-cache=%s",
-		     LAB_DISK_SERIAL, wce);
+		addf(a, "nvme,drive=lab-disk%s,serial=%s,write-cache=%s", sfx,
+		     serial, wce);
 		break;
 	default:
 		break;
@@ -185,7 +218,8 @@ char **qemu_argv_build(const struct qemu_cell *c)
 	addf(&a, "socket,id=lab-channel,fd=%d", c->channel_fd);
 	add(&a, "-device");
 	add(&a, "isa-serial,chardev=lab-channel");
-	add_disk(&a, c);
+	for (unsigned int k = 0; k < c->ndisks && k < LAB_MAX_DISKS; k++)
+		add_disk(&a, c, k);
 	return a.v;
 }
 

@@ -40,8 +40,26 @@ extern const char *const lab_accel_names[]; /* "auto", "kvm", "tcg" */
 /* Kernel modules a guest needs to see a disk on @bus (NULL-terminated). */
 const char *const *lab_bus_modules(enum lab_bus bus);
 
-/* The serial number the guest recognises its test disk by. */
+/*
+ * The serial number the guest recognises its test disk by; in a guest
+ * with several disks (cells sharing one guest), disk K is
+ * LAB_DISK_SERIAL "-K": the guest measures each cell's disk by its
+ * serial, never by the order the kernel found them in.
+ */
 #define LAB_DISK_SERIAL "iolab-lab-disk"
+/* Disks one guest may carry (the cells of a shared guest). */
+#define LAB_MAX_DISKS 16
+
+/* How many disks one guest can carry on @bus (1: a guest per cell). */
+unsigned int lab_bus_max_disks(enum lab_bus bus);
+
+/* One test disk: its own image, with its own aio= and cache=. */
+struct qemu_disk {
+	const char *image; /* a path QEMU opens: "/proc/self/fd/N" */
+	int image_fd; /* N, kept by QEMU; 0 = none (a plain path) */
+	enum engine_kind aio;
+	enum cache_mode cache;
+};
 
 struct qemu_cell {
 	const char *qemu; /* qemu-system-x86_64 or a path */
@@ -50,12 +68,10 @@ struct qemu_cell {
 	enum lab_accel accel; /* ACCEL_KVM or ACCEL_TCG */
 	uint64_t memory_bytes;
 	unsigned int smp;
-	const char *image; /* a path QEMU opens: "/proc/self/fd/N" */
-	int image_fd; /* N, kept by QEMU; 0 = none (a plain path) */
-	enum lab_format format;
-	enum lab_bus bus;
-	enum engine_kind aio;
-	enum cache_mode cache;
+	enum lab_format format; /* of every disk */
+	enum lab_bus bus; /* of every disk */
+	struct qemu_disk disks[LAB_MAX_DISKS];
+	unsigned int ndisks; /* >= 1 */
 	int console_fd; /* socket for ttyS0 (kernel console) */
 	int channel_fd; /* socket for ttyS1 (results) */
 };

@@ -70,44 +70,81 @@ struct vm_state {
 	struct vm_outcome *o;
 	struct chan_parser parser;
 	struct vm_buf console, errbuf, log;
+	struct vm_buf part_log[LAB_MAX_DISKS];
+	int cur; /* the disk the guest is on; -1 before its first START */
 	uint64_t t0, last_msg;
 	vm_event_fn fn;
 	void *ctx;
 };
 
+/* The disk a message is about: the current one, if any. */
+static struct vm_part *cur_part(struct vm_state *s)
+{
+	return s->cur >= 0 ? &s->o->parts[s->cur] : NULL;
+}
+
 static void handle_event(struct vm_state *s, struct chan_event *ev)
 {
 	struct vm_outcome *o = s->o;
+	struct vm_part *pt;
+	double now_s;
 
 	s->last_msg = clock_ns();
+	now_s = (double)(s->last_msg - s->t0) / 1e9;
+	pt = cur_part(s);
 	switch (ev->type) {
 	case CHAN_HELLO:
 		o->booted = true;
-		o->boot_s = (double)(s->last_msg - s->t0) / 1e9;
+		o->boot_s = now_s;
 		snprintf(o->guest_version, sizeof(o->guest_version), "%s",
 			 ev->text);
 		break;
+	case CHAN_START:
+		/* Only forward, only to a disk this guest has. */
+		if (ev->n1 >= o->nparts || (int)ev->n1 <= s->cur)
+			break;
+		if (pt)
+			pt->end_s = now_s;
+		s->cur = (int)ev->n1;
+		pt = cur_part(s);
+		pt->started = true;
+		pt->start_s = now_s;
+		break;
 	case CHAN_DISK:
-		snprintf(o->disk, sizeof(o->disk), "%s", ev->text);
+		if (pt) {
+			snprintf(pt->disk, sizeof(pt->disk), "%s", ev->text);
+			snprintf(pt->serial, sizeof(pt->serial), "%s",
+				 ev->serial);
+		}
 		break;
 	case CHAN_FAIL:
-		snprintf(o->fail, sizeof(o->fail), "%s", ev->text);
+		if (pt)
+			snprintf(pt->fail, sizeof(pt->fail), "%s", ev->text);
+		else
+			snprintf(o->fail, sizeof(o->fail), "%s", ev->text);
 		break;
 	case CHAN_END:
 		o->finished = true;
+		if (pt)
+			pt->end_s = now_s;
 		break;
-	case CHAN_LOG:
-		buf_add(&s->log, ev->text, strlen(ev->text));
-		buf_add(&s->log, "\n", 1);
+	case CHAN_LOG: {
+		struct vm_buf *b = pt ? &s->part_log[s->cur] : &s->log;
+
+		buf_add(b, ev->text, strlen(ev->text));
+		buf_add(b, "\n", 1);
 		break;
+	}
 	case CHAN_DATA:
-		if (!strcmp(ev->kind, "suite") && !o->suite) {
-			o->suite = ev->data;
-			o->suite_code = ev->code;
+		if (!pt)
+			break;
+		if (!strcmp(ev->kind, "suite") && !pt->suite) {
+			pt->suite = ev->data;
+			pt->suite_code = ev->code;
 			ev->data = NULL;
-		} else if (!strcmp(ev->kind, "doctor") && !o->doctor) {
-			o->doctor = ev->data;
-			o->doctor_code = ev->code;
+		} else if (!strcmp(ev->kind, "doctor") && !pt->doctor) {
+			pt->doctor = ev->data;
+			pt->doctor_code = ev->code;
 			ev->data = NULL;
 		}
 		break;
@@ -161,8 +198,9 @@ bool vm_run(struct qemu_cell *c, const struct vm_limits *l, vm_event_fn fn,
 		.log = { .max = VM_CONSOLE_TAIL, .tail = true },
 		.fn = fn,
 		.ctx = ctx,
+		.cur = -1,
 	};
-	int con[2], chan[2], pass[4], fds[3];
+	int con[2], chan[2], pass[3 + LAB_MAX_DISKS], fds[3];
 	bool open_fd[3] = { true, true, true };
 	struct proc_spec ps = { 0 };
 	struct proc p;
@@ -171,6 +209,10 @@ bool vm_run(struct qemu_cell *c, const struct vm_limits *l, vm_event_fn fn,
 	int status = -1;
 
 	memset(o, 0, sizeof(*o));
+	o->nparts = c->ndisks < LAB_MAX_DISKS ? c->ndisks : LAB_MAX_DISKS;
+	for (unsigned int k = 0; k < LAB_MAX_DISKS; k++)
+		s.part_log[k] =
+			(struct vm_buf){ .max = VM_CONSOLE_TAIL, .tail = true };
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, con))
 		return err_set(err, EXIT_ENV, errno,
 			       "cannot create a socket pair: %s",
@@ -188,8 +230,9 @@ bool vm_run(struct qemu_cell *c, const struct vm_limits *l, vm_event_fn fn,
 	ps.argv = argv;
 	ps.pass_fds = pass;
 	ps.npass = 2;
-	if (c->image_fd > 2)
-		pass[ps.npass++] = c->image_fd;
+	for (unsigned int k = 0; k < o->nparts; k++)
+		if (c->disks[k].image_fd > 2)
+			pass[ps.npass++] = c->disks[k].image_fd;
 	if (c->initrd_fd > 2)
 		pass[ps.npass++] = c->initrd_fd;
 	ps.capture_err = true;
@@ -278,6 +321,10 @@ bool vm_run(struct qemu_cell *c, const struct vm_limits *l, vm_event_fn fn,
 	o->qemu_stderr = buf_take(&s.errbuf);
 	o->console_tail = buf_take(&s.console);
 	o->guest_log = buf_take(&s.log);
+	for (unsigned int k = 0; k < o->nparts; k++)
+		o->parts[k].log = buf_take(&s.part_log[k]);
+	for (unsigned int k = o->nparts; k < LAB_MAX_DISKS; k++)
+		free(s.part_log[k].p);
 	chan_parser_free(&s.parser);
 	return true;
 }
@@ -287,7 +334,10 @@ void vm_outcome_free(struct vm_outcome *o)
 	free(o->qemu_stderr);
 	free(o->console_tail);
 	free(o->guest_log);
-	free(o->suite);
-	free(o->doctor);
+	for (unsigned int k = 0; k < o->nparts; k++) {
+		free(o->parts[k].log);
+		free(o->parts[k].suite);
+		free(o->parts[k].doctor);
+	}
 	memset(o, 0, sizeof(*o));
 }

@@ -30,6 +30,20 @@ enum vm_end {
 	VM_INTERRUPTED, /* a signal asked iolab to stop: killed */
 };
 
+/* What the guest sent about one of its disks (one cell). */
+struct vm_part {
+	bool started; /* START seen (always, for a guest of one disk) */
+	double start_s, end_s; /* from QEMU's start: START to the next */
+	char disk[32]; /* the guest's name for the test disk */
+	char serial[32]; /* the serial it found it by; "-": by size */
+	char fail[512]; /* the guest's FAIL message about it, if any */
+	char *log; /* LOG messages after its START, one per line */
+	char *suite; /* DATA "suite", or NULL */
+	int suite_code;
+	char *doctor; /* DATA "doctor", or NULL */
+	int doctor_code;
+};
+
 struct vm_outcome {
 	enum vm_end end;
 	int exit_status; /* QEMU's, or 128 + signal */
@@ -38,15 +52,12 @@ struct vm_outcome {
 	double boot_s; /* start to HELLO */
 	double elapsed_s; /* start to exit */
 	char guest_version[64];
-	char disk[32]; /* the guest's name for the test disk */
-	char fail[512]; /* the guest's FAIL message, if any */
+	char fail[512]; /* FAIL before any START: the whole guest */
 	char *qemu_stderr; /* verbatim, NUL-terminated */
 	char *console_tail; /* the last bytes of the kernel console */
-	char *guest_log; /* the guest's LOG messages, one per line */
-	char *suite; /* DATA "suite", or NULL */
-	int suite_code;
-	char *doctor; /* DATA "doctor", or NULL */
-	int doctor_code;
+	char *guest_log; /* LOG messages before any START, one per line */
+	struct vm_part parts[LAB_MAX_DISKS]; /* one per disk of the cell */
+	unsigned int nparts;
 };
 
 /*

@@ -63,14 +63,14 @@ static void precision_check(struct mark_cell *c, const struct mark_spec *s)
 	if (isnan(c->rel_ci)) {
 		warn_add(
 			&c->warnings, "noisy",
-			"%u run%s in %.1f s give no interval: the figure is not known to +-%.0f%%; give a longer --max-time",
+			"%u run%s in %.1f s give no interval: the figure is not known to +-%g%%; give a longer --max-time",
 			c->scored, c->scored == 1 ? "" : "s", c->elapsed_s,
 			100 * s->precision);
 		return;
 	}
 	warn_add(
 		&c->warnings, "noisy",
-		"after %u runs in %.1f s its MB/s is known to +-%.1f%% only (95%% interval of the mean), not the +-%.0f%% asked: the disk is noisier than that; read the mean with its interval, or give a longer --max-time",
+		"after %u runs in %.1f s its MB/s is known to +-%.1f%% only (95%% interval of the mean), not the +-%g%% asked: the disk is noisier than that; read the mean with its interval, or give a longer --max-time",
 		c->scored, c->elapsed_s, 100 * c->rel_ci, 100 * s->precision);
 }
 
