@@ -75,6 +75,18 @@ void check_hints_collect(struct check_result *r, const struct target *t);
 void check_hints_free(struct check_result *r);
 
 /* "etcd  etcd write-ahead log" and each step and criterion, for --list. */
+/*
+ * A profile judged in many cells (matrix --check, lab --check): @list
+ * writes into @buf the cells of @r with verdict @v (@keeps 1: only those
+ * that keep data on host power loss, -1 any) and returns their count.
+ * The closing lines into @lines (4 at most); their count.
+ */
+typedef int (*check_cells_fn)(const void *r, int v, int keeps, char *buf,
+			      size_t len);
+int check_cells_recommend(const char *name, const char *no_pass_hint,
+			  check_cells_fn list, const void *r, char lines[][512],
+			  int max);
+
 void check_list_print(FILE *f);
 void check_text_print(const struct check_report *r, FILE *f);
 bool check_json_write(const struct check_report *r, FILE *f, struct err *err);

@@ -30,6 +30,25 @@ struct suite_cli {
 	struct measure_flags m; /* region, safety, output */
 };
 
+/*
+ * The procedure's rows, mark's and matrix's: --precision, --max-time
+ * (@cap its default, "20s"), --runs (CrystalDiskMark's). --time and
+ * --interval follow in each table, worded for the command.
+ */
+/* clang-format off */
+#define OPT_ROWS_PROCEDURE(cap)						\
+	{ "precision", 0, OPT_DOUBLE, "PCT",				\
+	  offsetof(struct suite_cli, precision_pct),			\
+	  "run each test until the 95% interval of its mean MB/s is within +-PCT% (default 5)", \
+	  NULL, 0.1, 50 },						\
+	{ "max-time", 0, OPT_DURATION, "TIME",				\
+	  offsetof(struct suite_cli, s.max_ns),				\
+	  "at most this long per test and direction, warm-up included; a figure not known by then is marked noisy (default " cap ")" }, \
+	{ "runs", 'n', OPT_UINT, "N", offsetof(struct suite_cli, runs),	\
+	  "CrystalDiskMark's procedure instead: exactly N runs per test after 1 warm-up, the best shown (with it --time defaults to 5s, --interval to 5s)", \
+	  NULL, 1, 1000 }
+/* clang-format on */
+
 /* Defaults before parsing (the matrix then changes preset and runs). */
 void suite_cli_init(struct suite_cli *c);
 /*

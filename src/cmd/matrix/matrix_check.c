@@ -46,37 +46,18 @@ static int list(const struct matrix_result *r, int v, int keeps, char *buf,
 	return matrix_list_cells(r, picked, &p, buf, len);
 }
 
+/* list() for check_cells_recommend(). */
+static int list_cells(const void *r, int v, int keeps, char *buf, size_t len)
+{
+	return list(r, v, keeps, buf, len);
+}
+
 int matrix_check_recommend(const struct matrix_result *r, char lines[][512],
 			   int max)
 {
-	const char *name = r->spec.check->name;
-	char buf[400];
-	int n = 0;
-
-	if (max < 4)
-		return 0;
-	if (list(r, CHECK_PASS, 1, buf, sizeof(buf)))
-		snprintf(lines[n++], 512,
-			 "Pass %s and keep data on host power loss: %s.", name,
-			 buf);
-	else
-		snprintf(
-			lines[n++], 512,
-			"No cell that keeps data on host power loss passes %s: see the failed criteria above, and iolab doctor in the guest.",
-			name);
-	if (list(r, CHECK_NO_THRESHOLD, -1, buf, sizeof(buf)))
-		snprintf(
-			lines[n++], 512,
-			"%s publishes no threshold here; compare the figures above: %s.",
-			name, buf);
-	if (list(r, CHECK_FAIL, -1, buf, sizeof(buf)))
-		snprintf(lines[n++], 512, "Fail %s: %s.", name, buf);
-	if (list(r, CHECK_INCONCLUSIVE, -1, buf, sizeof(buf)))
-		snprintf(
-			lines[n++], 512,
-			"Inconclusive: %s (flushes dropped or answered by a cache, or too few samples: never a pass).",
-			buf);
-	return n;
+	return check_cells_recommend(r->spec.check->name,
+				     "iolab doctor in the guest", list_cells, r,
+				     lines, max);
 }
 
 static void print_row(const struct matrix_cell *c, int *notes, int *nnotes,
