@@ -620,17 +620,6 @@ static bool mentions_program(const char *s, size_t len)
 	return false;
 }
 
-/* End of the logical line at @p: backslash-newline continues it. */
-static const char *line_end(const char *p)
-{
-	for (; *p; p++) {
-		if (*p == '\\' && p[1] == '\n')
-			p++;
-		else if (*p == '\n')
-			return p;
-	}
-	return p;
-}
 
 static unsigned count_nl(const char *a, const char *b)
 {
@@ -669,7 +658,7 @@ static bool split_commands(const char *text, const char *label,
 	unsigned line = 1;
 
 	while (*p) {
-		const char *end = line_end(p);
+		const char *end = sh_line_end(p);
 		bool cmd = mentions_program(p, (size_t)(end - p)), ok;
 		struct sh_words w = { 0 };
 		struct err e2 = { 0 };
@@ -682,7 +671,7 @@ static bool split_commands(const char *text, const char *label,
 			if (ok || !cmd || !*end)
 				break;
 			sh_words_free(&w);
-			end = line_end(end + 1);
+			end = sh_line_end(end + 1);
 		}
 		if (!ok && cmd) {
 			/* report the line the command starts on */

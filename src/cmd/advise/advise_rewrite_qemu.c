@@ -21,17 +21,6 @@ struct chunk {
 	unsigned first_line;
 };
 
-/* End of the logical line at @p (as advise_qemu.c's line_end). */
-static const char *line_end(const char *p)
-{
-	for (; *p; p++) {
-		if (*p == '\\' && p[1] == '\n')
-			p++;
-		else if (*p == '\n')
-			return p;
-	}
-	return p;
-}
 
 /* The words of the logical line that holds physical line @want. */
 static bool chunk_at(const char *text, unsigned want, struct chunk *c)
@@ -40,7 +29,7 @@ static bool chunk_at(const char *text, unsigned want, struct chunk *c)
 	unsigned line = 1;
 
 	while (*p) {
-		const char *end = line_end(p);
+		const char *end = sh_line_end(p);
 		unsigned last;
 		bool ok;
 
@@ -54,7 +43,7 @@ static bool chunk_at(const char *text, unsigned want, struct chunk *c)
 			if (ok || !*end)
 				break;
 			sh_words_free(&c->w);
-			end = line_end(end + 1);
+			end = sh_line_end(end + 1);
 		}
 		last = line;
 		for (const char *q = p; q < end; q++)

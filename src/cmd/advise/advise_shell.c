@@ -255,3 +255,14 @@ char *sh_quote(const char *s)
 	*o = '\0';
 	return out;
 }
+
+const char *sh_line_end(const char *p)
+{
+	for (; *p; p++) {
+		if (*p == '\\' && p[1] == '\n')
+			p++;
+		else if (*p == '\n')
+			return p;
+	}
+	return p;
+}

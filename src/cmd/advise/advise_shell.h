@@ -32,6 +32,8 @@ struct sh_words {
 bool sh_split(const char *s, const char *origin, struct sh_words *out,
 	      struct err *err);
 void sh_words_free(struct sh_words *w);
+/* End of the logical line at @p: a backslash-newline continues it. */
+const char *sh_line_end(const char *p);
 
 /* @s quoted for a POSIX shell if it needs to be; the caller frees it. */
 char *sh_quote(const char *s);
