@@ -154,7 +154,9 @@ static void test_refused(void **state)
 
 static void test_bounds(void **state)
 {
-	char *big = malloc(FIO_JOB_MAX_BYTES + 16);
+	/* Static: GCC's -Warray-bounds under ASan takes a malloc that may
+	 * fail for an object of size 0. */
+	static char big[FIO_JOB_MAX_BYTES + 16];
 	size_t n = 0;
 
 	(void)state;
@@ -172,7 +174,6 @@ static void test_bounds(void **state)
 	for (int i = 0; i <= FIO_JOB_MAX_KV; i++)
 		n += (size_t)sprintf(big + n, "size=1m\n");
 	refused(big, "more than 64 options");
-	free(big);
 }
 
 int main(void)
