@@ -218,7 +218,7 @@ def check_guest_per_cell():
 
 def check_precision():
     """The default procedure in a guest: runs until each MB/s is known,
-    within the lab's 4 s per test; the host reads the mean as headline."""
+    within the lab's 2 s per test; the host reads the mean as headline."""
     short = [a for a in SHORT if a not in ("--runs", "1", "--time", "200ms")]
     with tmpdir() as d:
         rc, out, err = run(["lab"] + short + [
@@ -233,7 +233,7 @@ def check_precision():
             fail("precision lab: no JSON cell: %r" % out[:300])
             return
         ok(o["procedure"] == "precision" and o["runs"] is None and
-           o["precision_pct"] == 5 and o["max_time_s"] == 4,
+           o["precision_pct"] == 5 and o["max_time_s"] == 2,
            "precision lab: the procedure in the options")
         ro = r["options"]
         ok(ro["procedure"] == "precision" and ro["time_s"] == 0.25 and
@@ -241,7 +241,7 @@ def check_precision():
            "the guest ran it (%s)" % r["argv"])
         for dd in ("read", "write"):
             t = r["tests"][0][dd]
-            ok(t["runs_scored"] >= 3 and t["elapsed_s"] <= 4.5 and
+            ok(t["runs_scored"] >= 3 and t["elapsed_s"] <= 2.5 and
                t["mbps"]["headline"] == t["mbps"]["mean"] and
                (t["precise"] or "noisy" in [w["id"] for w in t["warnings"]]),
                "%s: 3 runs at least, within the cap, the mean the headline "

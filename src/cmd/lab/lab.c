@@ -53,7 +53,7 @@ static const struct opt lab_table[] = {
 	  "run each test until the 95% interval of its mean MB/s is within +-PCT% (default 5)",
 	  NULL, 0.1, 50 },
 	{ "max-time", 0, OPT_DURATION, "TIME", OFF(max_ns),
-	  "at most this long per test and direction, warm-up included (default 4s)" },
+	  "at most this long per test and direction, warm-up included (default 2s)" },
 	{ "runs", 0, OPT_UINT, "N", OFF(runs),
 	  "CrystalDiskMark's procedure instead: exactly N runs per test after a warm-up, the best shown (runs of 2s unless --time)",
 	  NULL, 1, 100 },

@@ -27,7 +27,7 @@ void lab_suite_defaults(struct lab_suite *s)
 	s->check_runtime_ns = 0;
 	mark_spec_set_preset(m, mark_preset_find("cdm6"));
 	m->time_ns = SEC / 4;
-	m->max_ns = 4 * SEC;
+	m->max_ns = 2 * SEC;
 	m->interval_ns = 0;
 	m->base.cache = CACHE_NONE; /* O_DIRECT in the guest, as CDM */
 	m->label = "mark";

@@ -31,7 +31,7 @@ struct lab_suite {
 };
 
 /* Defaults: preset cdm6; per test and direction runs of 250 ms until the
- * mean MB/s is known to +-5 %, 4 s at most (mark's precision procedure,
+ * mean MB/s is known to +-5 %, 2 s at most (mark's precision procedure,
  * sized for guests: a TCG guest's cells must not take minutes each). */
 void lab_suite_defaults(struct lab_suite *s);
 /* --preset NAME (mark's presets). */
