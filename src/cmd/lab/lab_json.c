@@ -84,6 +84,38 @@ static json_t *jbest(const struct lab_report *r, bool safe)
 	return o;
 }
 
+/* The mark suite the guests run: not with --check (its profile says). */
+static void suite_options(json_t *opts, const struct lab_suite *s)
+{
+	json_t *a;
+
+	json_object_set_new(opts, "preset", jstr_or_null(lab_suite_preset(s)));
+	a = json_array();
+	for (unsigned int i = 0; i < lab_suite_ntests(s); i++) {
+		char name[32];
+
+		json_array_append_new(a, json_string(lab_suite_test_name(
+						 s, i, name, sizeof(name))));
+	}
+	json_object_set_new(opts, "tests", a);
+	json_object_set_new(opts, "procedure",
+			    json_string(lab_suite_spec(s)->procedure ==
+							MARK_FIXED ?
+						"crystaldiskmark" :
+						"precision"));
+	json_object_set_new(opts, "runs",
+			    lab_suite_spec(s)->procedure == MARK_FIXED ?
+				    json_integer(lab_suite_runs(s)) :
+				    json_null());
+	if (lab_suite_spec(s)->procedure == MARK_PRECISION) {
+		jset_real(opts, "precision_pct",
+			  100 * lab_suite_spec(s)->precision, 3);
+		jset_real(opts, "max_time_s",
+			  (double)lab_suite_spec(s)->max_ns / 1e9, 3);
+	}
+	jset_real(opts, "time_s", (double)lab_suite_time_ns(s) / 1e9, 3);
+}
+
 bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 {
 	json_t *doc = jdoc_new("lab", r->argc, r->argv), *cells = json_array();
@@ -115,34 +147,8 @@ bool lab_json_write(const struct lab_report *r, FILE *f, struct err *err)
 			json_array_append_new(
 				a, json_string(cache_name(o->caches[i])));
 		json_object_set_new(opts, "caches", a);
-		json_object_set_new(opts, "preset",
-				    jstr_or_null(lab_suite_preset(s)));
-		a = json_array();
-		for (unsigned int i = 0; i < lab_suite_ntests(s); i++) {
-			char name[32];
-
-			json_array_append_new(
-				a, json_string(lab_suite_test_name(
-					   s, i, name, sizeof(name))));
-		}
-		json_object_set_new(opts, "tests", a);
-		json_object_set_new(opts, "procedure",
-				    json_string(lab_suite_spec(s)->procedure ==
-								MARK_FIXED ?
-							"crystaldiskmark" :
-							"precision"));
-		json_object_set_new(opts, "runs",
-				    lab_suite_spec(s)->procedure == MARK_FIXED ?
-					    json_integer(lab_suite_runs(s)) :
-					    json_null());
-		if (lab_suite_spec(s)->procedure == MARK_PRECISION) {
-			jset_real(opts, "precision_pct",
-				  100 * lab_suite_spec(s)->precision, 3);
-			jset_real(opts, "max_time_s",
-				  (double)lab_suite_spec(s)->max_ns / 1e9, 3);
-		}
-		jset_real(opts, "time_s", (double)lab_suite_time_ns(s) / 1e9,
-			  3);
+		if (!s->check)
+			suite_options(opts, s);
 		json_object_set_new(opts, "accel_asked",
 				    json_string(lab_accel_names[o->accel]));
 		if (s->check)
