@@ -86,7 +86,8 @@ const char *mark_test_name(const struct mark_test *t, char *buf, size_t len);
 /*
  * How long each test runs. MARK_PRECISION (the default): after the
  * warm-up, runs of time_ns each until the 95 % interval of the mean MB/s
- * over the runs is within +-precision of it (min_runs at least), or until
+ * over the runs is within +-precision of it, and was one run before
+ * (min_runs at least), or until
  * max_ns has gone by for the test (then the figure is marked noisy); the
  * headline is that mean. The interval is over runs, not the seconds of
  * one run: separate runs start their I/O afresh and are close to
