@@ -620,7 +620,6 @@ static bool mentions_program(const char *s, size_t len)
 	return false;
 }
 
-
 static unsigned count_nl(const char *a, const char *b)
 {
 	unsigned n = 0;

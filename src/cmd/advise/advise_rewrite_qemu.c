@@ -21,7 +21,6 @@ struct chunk {
 	unsigned first_line;
 };
 
-
 /* The words of the logical line that holds physical line @want. */
 static bool chunk_at(const char *text, unsigned want, struct chunk *c)
 {
