@@ -83,3 +83,47 @@ double student_crit(double alpha, double df)
 	}
 	return (lo + hi) / 2;
 }
+
+/* Lag-1 autocorrelation, kept in [0, 0.9]: a negative one would narrow
+ * the interval on a few runs' chance alternation. */
+static double lag1(const double *v, unsigned int n, double mean)
+{
+	double num = 0, den = 0, r;
+
+	for (unsigned int i = 0; i < n; i++) {
+		den += (v[i] - mean) * (v[i] - mean);
+		if (i + 1 < n)
+			num += (v[i] - mean) * (v[i + 1] - mean);
+	}
+	if (!(den > 0))
+		return 0;
+	r = num / den;
+	return r < 0 ? 0 : r > 0.9 ? 0.9 : r;
+}
+
+double student_mean_half(const double *v, unsigned int n, double alpha,
+			 double *mean, double *n_eff)
+{
+	double sum = 0, sq = 0, r = 0, ne;
+
+	*mean = NAN;
+	if (n_eff)
+		*n_eff = n;
+	if (!n)
+		return NAN;
+	for (unsigned int i = 0; i < n; i++)
+		sum += v[i];
+	*mean = sum / n;
+	if (n < 2)
+		return NAN;
+	for (unsigned int i = 0; i < n; i++)
+		sq += (v[i] - *mean) * (v[i] - *mean);
+	if (n >= STUDENT_AR_MIN)
+		r = lag1(v, n, *mean);
+	ne = n * (1 - r) / (1 + r);
+	if (ne < 2)
+		ne = 2;
+	if (n_eff)
+		*n_eff = ne;
+	return student_crit(alpha, ne - 1) * sqrt(sq / (n - 1)) / sqrt(ne);
+}

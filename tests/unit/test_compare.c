@@ -32,6 +32,41 @@ static void test_student(void **state)
 	assert_true(student_p(INFINITY, 4) == 0);
 }
 
+/* The interval of a mean of runs in order: independent-looking runs get
+ * the textbook interval, a drift a wider one. */
+static void test_mean_half(void **state)
+{
+	const double flat[] = { 10, 12, 11, 9 };
+	const double alt[] = { 10, 12, 10, 12, 10, 12, 10, 12 };
+	const double drift[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	double m, ne, h;
+
+	(void)state;
+	h = student_mean_half(flat, 1, 0.05, &m, &ne);
+	assert_true(isnan(h) && m == 10);
+	/* 4 runs: below STUDENT_AR_MIN, sd 1.29099, t(3) 3.18245. */
+	h = student_mean_half(flat, 4, 0.05, &m, &ne);
+	assert_true(m == 10.5 && ne == 4);
+	assert_true(fabs(h - 3.18245 * 1.29099 / 2) < 1e-4);
+	/* Alternation is a negative r: never narrower than the textbook. */
+	h = student_mean_half(alt, 8, 0.05, &m, &ne);
+	assert_true(ne == 8);
+	assert_true(fabs(h - student_crit(0.05, 7) * 1.069045 / sqrt(8)) <
+		    1e-5);
+	/* A steady climb: r = 0.7, 10 runs worth 1.76, so 2 (the floor). */
+	h = student_mean_half(drift, 10, 0.05, &m, &ne);
+	assert_true(m == 5.5 && ne == 2);
+	assert_true(fabs(h - 12.7062047 * 3.0276504 / sqrt(2)) < 1e-4);
+	/* Without a drift the same 10 values give the textbook interval. */
+	{
+		const double mixed[] = { 1, 10, 3, 8, 5, 6, 7, 4, 9, 2 };
+
+		h = student_mean_half(mixed, 10, 0.05, &m, &ne);
+		assert_true(ne == 10);
+		assert_true(fabs(h - 2.26215716 * 3.0276504 / sqrt(10)) < 1e-5);
+	}
+}
+
 /* Without samples: the ratio and threshold alone. */
 static void test_judge_plain(void **state)
 {
@@ -314,6 +349,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_student),
+		cmocka_unit_test(test_mean_half),
 		cmocka_unit_test(test_judge_plain),
 		cmocka_unit_test(test_judge_runs),
 		cmocka_unit_test(test_judge_seconds),

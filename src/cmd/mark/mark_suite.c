@@ -83,7 +83,7 @@ double mark_cell_unc(const struct mark_cell *c)
 
 	if (c->procedure == MARK_FIXED || isnan(cv) || c->scored < 2)
 		return cv;
-	return cv / sqrt((double)c->scored);
+	return cv / sqrt(c->n_eff >= 1 ? c->n_eff : (double)c->scored);
 }
 
 /* MB/s of a run, reads and writes together. */
@@ -93,38 +93,26 @@ static double run_mbps(const struct run_result *r)
 }
 
 /* Half-width of the 95 % interval of the mean MB/s over the complete
- * runs (Student's t); NAN below two. */
-static double runs_ci(const struct mark_cell *c, double *mean)
+ * runs, in run order (student_mean_half: correlated runs count as fewer);
+ * NAN below two. */
+static double runs_ci(const struct mark_cell *c, double *mean, double *n_eff)
 {
-	double sum = 0, sq = 0, sd;
+	double *v = xcalloc(c->nruns + 1, sizeof(double)), ci;
 	unsigned int n = 0;
 
-	*mean = NAN;
 	for (unsigned int k = 0; k < c->nruns; k++)
-		if (!c->runs[k].partial) {
-			sum += run_mbps(&c->runs[k]);
-			n++;
-		}
-	if (!n)
-		return NAN;
-	*mean = sum / n;
-	if (n < 2)
-		return NAN;
-	for (unsigned int k = 0; k < c->nruns; k++)
-		if (!c->runs[k].partial) {
-			double v = run_mbps(&c->runs[k]) - *mean;
-
-			sq += v * v;
-		}
-	sd = sqrt(sq / (n - 1));
-	return student_crit(0.05, n - 1) * sd / sqrt((double)n);
+		if (!c->runs[k].partial)
+			v[n++] = run_mbps(&c->runs[k]);
+	ci = student_mean_half(v, n, 0.05, mean, n_eff);
+	free(v);
+	return ci;
 }
 
 /* The interval relative to the mean; NAN when unknown, 0 for a mean of 0
  * with no spread (nothing moved: nothing more to learn). */
 static double runs_rel_ci(const struct mark_cell *c)
 {
-	double mean, ci = runs_ci(c, &mean);
+	double mean, ci = runs_ci(c, &mean, NULL);
 
 	if (isnan(ci))
 		return NAN;
@@ -191,7 +179,7 @@ static void cell_figures(struct mark_cell *c, enum mark_dir d,
 		stat_of(rd, n, &c->read_mbps);
 		stat_of(wr, n, &c->write_mbps);
 	}
-	c->ci_mbps = runs_ci(c, &mean);
+	c->ci_mbps = runs_ci(c, &mean, &c->n_eff);
 	c->rel_ci = runs_rel_ci(c);
 	c->precise = c->procedure == MARK_PRECISION && !isnan(c->rel_ci) &&
 		     c->rel_ci <= s->precision && c->scored >= s->min_runs;

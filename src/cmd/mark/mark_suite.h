@@ -171,9 +171,12 @@ struct mark_cell {
 	struct mark_stat mbps, iops;
 	struct mark_stat read_mbps, write_mbps; /* mix: each side */
 	/* Half-width of the 95 % interval of the mean MB/s over the scored
-	 * runs (Student's t), NAN below 2 runs; relative to the mean in
+	 * runs (Student's t, correlated runs counted as fewer), NAN below 2 runs; relative to the mean in
 	 * rel_ci. precise: MARK_PRECISION reached its precision. */
 	double ci_mbps, rel_ci;
+	/* What the scored runs are worth as independent ones (fewer when
+	 * consecutive runs are correlated; see student_mean_half). */
+	double n_eff;
 	bool precise;
 	double elapsed_s; /* the test's wall time, warm-up included */
 	struct hist *lat; /* all scored I/Os (mix: reads and writes) */
