@@ -82,10 +82,11 @@ struct matrix_result {
 	int best_safe, next_safe, best_any;
 };
 
-/* A matrix has many figures: each gets at most this long by default
- * (mark's is 20 s), so that the default matrix is no longer than its
- * fixed 1 warm-up + 1 run of 5 s per test was, however noisy the disk. */
-#define MATRIX_MAX_NS 10000000000ull
+/* A matrix has many figures (96 by default): each gets at most this long
+ * (mark's is 20 s), so that the default matrix takes minutes, not a
+ * quarter of an hour, on a noisy disk; its ranking carries the interval
+ * each figure reached. */
+#define MATRIX_MAX_NS 4000000000ull
 
 void matrix_spec_defaults(struct matrix_spec *s);
 bool matrix_spec_validate(const struct matrix_spec *s, struct err *err);
