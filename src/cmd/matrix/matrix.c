@@ -46,7 +46,7 @@ static const struct opt matrix_table[] = {
 	{ "mix", 0, OPT_UINT, "PCT", OFF(s.mix_read_pct),
 	  "share of reads in the mix tests, percent (default 70)", NULL, 0,
 	  100 },
-	OPT_ROWS_PROCEDURE("4s"),
+	OPT_ROWS_PROCEDURE("3500ms"),
 	{ "time", 0, OPT_DURATION, "TIME", OFF(time_ns),
 	  "length of each run, the warm-up's too (default 500ms; with --runs 5s; --check: each step's, default 5s)" },
 	{ "interval", 0, OPT_DURATION, "TIME", OFF(interval_ns),

@@ -122,7 +122,7 @@ bool matrix_json_write(const struct matrix_report *rep, FILE *f,
 	json_object_set_new(rec, "next", jsetting(r, r->next_safe));
 	json_object_set_new(rec, "fastest", jsetting(r, r->best_any));
 	if (r->best_safe >= 0 && r->next_safe >= 0) {
-		struct margin m = matrix_margin(&r->cells[r->best_safe],
+		struct margin m = matrix_margin(r, &r->cells[r->best_safe],
 						&r->cells[r->next_safe]);
 		json_t *mj = json_object();
 
@@ -136,6 +136,16 @@ bool matrix_json_write(const struct matrix_report *rep, FILE *f,
 		json_object_set_new(rec, "margin", mj);
 	} else {
 		json_object_set_new(rec, "margin", json_null());
+	}
+	if (matrix_measured_again(r)) {
+		json_t *aj = jsetting(r, r->again);
+
+		jset_real(aj, "first_mbps", r->cells[r->again].score_mbps, 3);
+		jset_real(aj, "again_mbps", r->again_mbps, 3);
+		jset_real(aj, "drift_uncertainty", r->drift_unc, 4);
+		json_object_set_new(rec, "measured_again", aj);
+	} else {
+		json_object_set_new(rec, "measured_again", json_null());
 	}
 	text = json_array();
 	nl = r->spec.check ?

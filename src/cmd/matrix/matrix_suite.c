@@ -73,6 +73,8 @@ static uint64_t estimate(const struct matrix_spec *s, bool most)
 
 	if (!n)
 		return 0;
+	if (most && !s->check && n > 1)
+		n++; /* the leader measured again (measure_again) */
 	return n * cell_estimate_ns(s, most) +
 	       (uint64_t)(n - 1) * s->mark.interval_ns;
 }
@@ -213,11 +215,17 @@ int matrix_list_cells(const struct matrix_result *r,
 	return n;
 }
 
-struct margin matrix_margin(const struct matrix_cell *a,
+struct margin matrix_margin(const struct matrix_result *r,
+			    const struct matrix_cell *a,
 			    const struct matrix_cell *b)
 {
-	return margin_of(a->score_mbps, a->score_unc, b->score_mbps,
-			 b->score_unc);
+	double ua = a->score_unc, ub = b->score_unc;
+
+	if (matrix_measured_again(r) && !isnan(r->drift_unc)) {
+		ua = isnan(ua) ? r->drift_unc : hypot(ua, r->drift_unc);
+		ub = isnan(ub) ? r->drift_unc : hypot(ub, r->drift_unc);
+	}
+	return margin_of(a->score_mbps, ua, b->score_mbps, ub);
 }
 
 void matrix_rank(struct matrix_result *r)
@@ -303,6 +311,62 @@ static bool pause_cells(const struct matrix_spec *s, uint64_t left_ns)
 	return true;
 }
 
+bool matrix_measured_again(const struct matrix_result *r)
+{
+	return r->again >= 0 && (unsigned int)r->again < r->ncells &&
+	       r->again_mbps > 0 && r->cells[r->again].score_mbps > 0;
+}
+
+/* See matrix_result.again: the leader once more, after every cell. */
+static void measure_again(const struct matrix_spec *s, const struct target *t,
+			  struct matrix_result *r)
+{
+	struct matrix_cell *best, *again;
+	struct mark_spec m = s->mark;
+	struct err cerr = { 0 };
+	struct margin mg;
+	char label[96];
+
+	if (r->best_safe < 0 || r->next_safe < 0)
+		return;
+	best = &r->cells[r->best_safe];
+	mg = matrix_margin(r, best, &r->cells[r->next_safe]);
+	if (isnan(mg.ratio) || mg.too_close)
+		return; /* no lead to call: nothing to check */
+	if (!pause_cells(s, cell_estimate_ns(s, false))) {
+		r->partial = true;
+		r->stop_signal = sig_pending();
+		return;
+	}
+	again = xcalloc(1, sizeof(*again));
+	again->engine = best->engine;
+	again->cache = best->cache;
+	snprintf(label, sizeof(label), "again %s/%s", engine_name(best->engine),
+		 cache_name(best->cache));
+	m.label = label;
+	m.base.engine = best->engine;
+	m.base.cache = best->cache;
+	m.eta_after_ns = 0;
+	if (mark_run(&m, t, &again->mark, &cerr)) {
+		again->mark.spec.label = NULL;
+		cell_score(again);
+		if (!again->mark.errors && !again->mark.partial &&
+		    again->score_n == best->score_n && again->score_mbps > 0) {
+			r->again = r->best_safe;
+			r->again_mbps = again->score_mbps;
+			r->drift_unc =
+				fabs(log(again->score_mbps / best->score_mbps)) /
+				sqrt(2);
+		}
+		if (again->mark.stop_signal) {
+			r->partial = true;
+			r->stop_signal = again->mark.stop_signal;
+		}
+		mark_result_free(&again->mark);
+	}
+	free(again);
+}
+
 bool matrix_run(const struct matrix_spec *s, const struct target *t,
 		struct matrix_result *r, struct err *err)
 {
@@ -312,7 +376,8 @@ bool matrix_run(const struct matrix_spec *s, const struct target *t,
 
 	memset(r, 0, sizeof(*r));
 	r->spec = *s;
-	r->best_safe = r->next_safe = r->best_any = -1;
+	r->best_safe = r->next_safe = r->best_any = r->again = -1;
+	r->drift_unc = NAN;
 	if (!matrix_spec_validate(s, err))
 		return false;
 	r->ncells = s->nengines * s->ncaches;
@@ -388,6 +453,8 @@ bool matrix_run(const struct matrix_spec *s, const struct target *t,
 		}
 	}
 	matrix_rank(r);
+	if (!stop && !s->check)
+		measure_again(s, t, r);
 	r->elapsed_s = (double)(clock_ns() - t0) / 1e9;
 	return true;
 }

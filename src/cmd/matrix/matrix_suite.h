@@ -80,13 +80,21 @@ struct matrix_result {
 	 * those, and the fastest of all. Only ranked cells qualify
 	 * (matrix_cell_ranked). */
 	int best_safe, next_safe, best_any;
+	/* The cells were measured minutes apart and a VM's disk drifts on
+	 * that scale, beyond any figure's interval: before a lead is called,
+	 * the leader (index again, else -1) is measured once more (score
+	 * again_mbps). drift_unc, the relative uncertainty that drift puts
+	 * on every score (|ln(again / first)| / sqrt 2), counts in every
+	 * margin; NAN when not measured. */
+	int again;
+	double again_mbps, drift_unc;
 };
 
 /* A matrix has many figures (96 by default): each gets at most this long
  * (mark's is 20 s), so that the default matrix takes minutes, not a
  * quarter of an hour, on a noisy disk; its ranking carries the interval
  * each figure reached. */
-#define MATRIX_MAX_NS 4000000000ull
+#define MATRIX_MAX_NS 3500000000ull
 
 void matrix_spec_defaults(struct matrix_spec *s);
 bool matrix_spec_validate(const struct matrix_spec *s, struct err *err);
@@ -105,9 +113,10 @@ bool matrix_cell_ranked(const struct matrix_cell *c);
  * the host page cache), or NULL. */
 const char *matrix_cell_set_aside(const struct matrix_cell *c);
 
-/* The lead of cell @a over cell @b against both cells' noise (see
- * margin.h). */
-struct margin matrix_margin(const struct matrix_cell *a,
+/* The lead of cell @a over cell @b of @r against both cells' noise and
+ * the drift measured between cells (see margin.h). */
+struct margin matrix_margin(const struct matrix_result *r,
+			    const struct matrix_cell *a,
 			    const struct matrix_cell *b);
 
 /* "aio=X cache=Y" of @c, into @buf. */
@@ -118,6 +127,9 @@ const char *matrix_cell_words(const struct matrix_cell *c, char *buf,
 int matrix_list_cells(const struct matrix_result *r,
 		      bool (*pick)(const struct matrix_cell *, const void *),
 		      const void *arg, char *buf, size_t len);
+
+/* The leader was measured again (matrix_result.again). */
+bool matrix_measured_again(const struct matrix_result *r);
 
 /* Set best_safe, next_safe and best_any from the cells' scores. */
 void matrix_rank(struct matrix_result *r);

@@ -152,10 +152,11 @@ static bool ranked_cached(const struct matrix_cell *c, const void *unused)
 }
 
 /* ", 1.38x the next (...), beyond the noise (±9%)" and its kin. */
-static void margin_text(const struct matrix_cell *best,
+static void margin_text(const struct matrix_result *r,
+			const struct matrix_cell *best,
 			const struct matrix_cell *next, char *buf, size_t len)
 {
-	struct margin m = matrix_margin(best, next);
+	struct margin m = matrix_margin(r, best, next);
 	char b[64];
 
 	matrix_cell_words(next, b, sizeof(b));
@@ -207,7 +208,7 @@ int matrix_recommend(const struct matrix_result *r, char lines[][512], int max)
 	}
 	if (safe) {
 		if (r->next_safe >= 0)
-			margin_text(safe, &r->cells[r->next_safe], margin,
+			margin_text(r, safe, &r->cells[r->next_safe], margin,
 				    sizeof(margin));
 		else
 			snprintf(margin, sizeof(margin), ".");
@@ -219,6 +220,16 @@ int matrix_recommend(const struct matrix_result *r, char lines[][512], int max)
 	} else {
 		snprintf(lines[n++], 512,
 			 "No measured cell keeps data on host power loss.");
+	}
+	if (matrix_measured_again(r)) {
+		const struct matrix_cell *c = &r->cells[r->again];
+
+		snprintf(
+			lines[n++], 512,
+			"%s measured again after every cell: %.1f MB/s against %.1f at first (%+.0f%%); that drift between cells counts in the margin.",
+			matrix_cell_words(c, a, sizeof(a)), r->again_mbps,
+			c->score_mbps,
+			100 * (r->again_mbps / c->score_mbps - 1));
 	}
 	if (matrix_list_cells(r, ranked_cached, NULL, list, sizeof(list)))
 		snprintf(
