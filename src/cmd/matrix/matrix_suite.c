@@ -354,9 +354,9 @@ static void measure_again(const struct matrix_spec *s, const struct target *t,
 		    again->score_n == best->score_n && again->score_mbps > 0) {
 			r->again = r->best_safe;
 			r->again_mbps = again->score_mbps;
-			r->drift_unc =
-				fabs(log(again->score_mbps / best->score_mbps)) /
-				sqrt(2);
+			r->drift_unc = fabs(log(again->score_mbps /
+						best->score_mbps)) /
+				       sqrt(2);
 		}
 		if (again->mark.stop_signal) {
 			r->partial = true;
