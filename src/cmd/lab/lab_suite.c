@@ -112,10 +112,8 @@ bool lab_suite_finish(struct lab_suite *s, unsigned int runs, uint64_t time_ns,
 		m->max_ns = max_ns;
 	if (time_ns)
 		m->time_ns = time_ns;
-	/* A longer --time without --max-time: as mark's (twice the floor). */
-	if (time_ns && !max_ns && m->procedure == MARK_PRECISION &&
-	    m->max_ns < 2 * (uint64_t)(m->min_runs + 1) * m->time_ns)
-		m->max_ns = 2 * (uint64_t)(m->min_runs + 1) * m->time_ns;
+	if (time_ns && !max_ns)
+		mark_spec_fit_cap(m);
 	return mark_spec_validate(m, err);
 }
 

@@ -116,12 +116,8 @@ bool suite_cli_finish(struct suite_cli *c, const struct opt_cmd *cmd,
 	c->time_set = opts_was_set(cmd, st, "time");
 	if (c->time_set)
 		s->time_ns = c->time_ns;
-	/* A longer --time without --max-time: the command's default cap
-	 * would leave no room beyond the floor of runs; twice the floor. */
-	if (c->time_set && s->procedure == MARK_PRECISION &&
-	    !opts_was_set(cmd, st, "max-time") &&
-	    s->max_ns < 2 * (uint64_t)(s->min_runs + 1) * s->time_ns)
-		s->max_ns = 2 * (uint64_t)(s->min_runs + 1) * s->time_ns;
+	if (c->time_set && !opts_was_set(cmd, st, "max-time"))
+		mark_spec_fit_cap(s);
 	if (opts_was_set(cmd, st, "interval"))
 		s->interval_ns = c->interval_ns;
 	if (c->only && !parse_only(c, err))

@@ -133,6 +133,12 @@ struct mark_spec {
 void mark_spec_defaults(struct mark_spec *s);
 /* CrystalDiskMark's procedure: @runs runs of 5 s, 5 s between tests. */
 void mark_spec_set_fixed(struct mark_spec *s, unsigned int runs);
+/*
+ * A run length given without a cap: with the precision procedure, raise
+ * max_ns to twice the warm-up and the floor of runs, where the command's
+ * default cap would leave no room beyond that floor.
+ */
+void mark_spec_fit_cap(struct mark_spec *s);
 /* Most scored runs a test may take: runs, or what max_ns holds. */
 unsigned int mark_max_runs(const struct mark_spec *s);
 /* Take a preset's tests (and its time and interval, as CDM's Flash). */
@@ -171,8 +177,9 @@ struct mark_cell {
 	struct mark_stat mbps, iops;
 	struct mark_stat read_mbps, write_mbps; /* mix: each side */
 	/* Half-width of the 95 % interval of the mean MB/s over the scored
-	 * runs (Student's t, correlated runs counted as fewer), NAN below 2 runs; relative to the mean in
-	 * rel_ci. precise: MARK_PRECISION reached its precision. */
+	 * runs (Student's t, correlated runs counted as fewer), NAN below 2
+	 * runs; relative to the mean in rel_ci. precise: MARK_PRECISION
+	 * reached its precision. */
 	double ci_mbps, rel_ci;
 	/* What the scored runs are worth as independent ones (fewer when
 	 * consecutive runs are correlated; see student_mean_half). */

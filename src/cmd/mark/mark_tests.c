@@ -222,6 +222,14 @@ void mark_spec_set_fixed(struct mark_spec *s, unsigned int runs)
 	s->interval_ns = 5 * SEC;
 }
 
+void mark_spec_fit_cap(struct mark_spec *s)
+{
+	uint64_t room = 2 * (uint64_t)(s->min_runs + 1) * s->time_ns;
+
+	if (s->procedure == MARK_PRECISION && s->max_ns < room)
+		s->max_ns = room;
+}
+
 unsigned int mark_max_runs(const struct mark_spec *s)
 {
 	uint64_t n;
