@@ -49,7 +49,7 @@ static bool has(char lines[][512], int n, const char *s)
 static void test_margin(void **state)
 {
 	struct matrix_cell a, b;
-	struct matrix_result r = { .again = -1, .drift_unc = NAN };
+	struct matrix_result r = { .again = -1 };
 	struct margin m;
 
 	(void)state;
@@ -84,17 +84,19 @@ static void test_measured_again(void **state)
 	r.cells = cells;
 	r.ncells = 2;
 	r.again = -1;
-	r.drift_unc = NAN;
 	n = recommend(&r, lines);
 	assert_true(has(lines, n, "1.40x the next"));
 	assert_false(has(lines, n, "measured again"));
 
 	r.again = 0;
 	r.again_mbps = 98;
-	r.drift_unc = fabs(log(98.0 / 140)) / sqrt(2);
-	assert_float_equal(matrix_margin(&r, &cells[0], &cells[1]).unc,
-			   sqrt(2 * (0.05 * 0.05 + r.drift_unc * r.drift_unc)),
-			   1e-9);
+	assert_float_equal(matrix_drift_unc(&r),
+			   fabs(log(98.0 / 140)) / sqrt(2), 1e-12);
+	assert_float_equal(
+		matrix_margin(&r, &cells[0], &cells[1]).unc,
+		sqrt(2 * (0.05 * 0.05 +
+			  matrix_drift_unc(&r) * matrix_drift_unc(&r))),
+		1e-9);
 	n = recommend(&r, lines);
 	assert_true(has(
 		lines, n,

@@ -142,7 +142,7 @@ bool matrix_json_write(const struct matrix_report *rep, FILE *f,
 
 		jset_real(aj, "first_mbps", r->cells[r->again].score_mbps, 3);
 		jset_real(aj, "again_mbps", r->again_mbps, 3);
-		jset_real(aj, "drift_uncertainty", r->drift_unc, 4);
+		jset_real(aj, "drift_uncertainty", matrix_drift_unc(r), 4);
 		json_object_set_new(rec, "measured_again", aj);
 	} else {
 		json_object_set_new(rec, "measured_again", json_null());

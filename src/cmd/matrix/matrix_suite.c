@@ -219,11 +219,12 @@ struct margin matrix_margin(const struct matrix_result *r,
 			    const struct matrix_cell *a,
 			    const struct matrix_cell *b)
 {
-	double ua = a->score_unc, ub = b->score_unc;
+	double ua = a->score_unc, ub = b->score_unc,
+	       drift = matrix_drift_unc(r);
 
-	if (matrix_measured_again(r) && !isnan(r->drift_unc)) {
-		ua = isnan(ua) ? r->drift_unc : hypot(ua, r->drift_unc);
-		ub = isnan(ub) ? r->drift_unc : hypot(ub, r->drift_unc);
+	if (!isnan(drift)) {
+		ua = isnan(ua) ? drift : hypot(ua, drift);
+		ub = isnan(ub) ? drift : hypot(ub, drift);
 	}
 	return margin_of(a->score_mbps, ua, b->score_mbps, ub);
 }
@@ -317,6 +318,14 @@ bool matrix_measured_again(const struct matrix_result *r)
 	       r->again_mbps > 0 && r->cells[r->again].score_mbps > 0;
 }
 
+double matrix_drift_unc(const struct matrix_result *r)
+{
+	if (!matrix_measured_again(r))
+		return NAN;
+	return fabs(log(r->again_mbps / r->cells[r->again].score_mbps)) /
+	       sqrt(2);
+}
+
 /* See matrix_result.again: the leader once more, after every cell. */
 static void measure_again(const struct matrix_spec *s, const struct target *t,
 			  struct matrix_result *r)
@@ -354,9 +363,6 @@ static void measure_again(const struct matrix_spec *s, const struct target *t,
 		    again->score_n == best->score_n && again->score_mbps > 0) {
 			r->again = r->best_safe;
 			r->again_mbps = again->score_mbps;
-			r->drift_unc = fabs(log(again->score_mbps /
-						best->score_mbps)) /
-				       sqrt(2);
 		}
 		if (again->mark.stop_signal) {
 			r->partial = true;
@@ -377,7 +383,6 @@ bool matrix_run(const struct matrix_spec *s, const struct target *t,
 	memset(r, 0, sizeof(*r));
 	r->spec = *s;
 	r->best_safe = r->next_safe = r->best_any = r->again = -1;
-	r->drift_unc = NAN;
 	if (!matrix_spec_validate(s, err))
 		return false;
 	r->ncells = s->nengines * s->ncaches;

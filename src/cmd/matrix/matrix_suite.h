@@ -83,11 +83,10 @@ struct matrix_result {
 	/* The cells were measured minutes apart and a VM's disk drifts on
 	 * that scale, beyond any figure's interval: before a lead is called,
 	 * the leader (index again, else -1) is measured once more (score
-	 * again_mbps). drift_unc, the relative uncertainty that drift puts
-	 * on every score (|ln(again / first)| / sqrt 2), counts in every
-	 * margin; NAN when not measured. */
+	 * again_mbps); matrix_drift_unc() turns the two into an uncertainty
+	 * that counts in every margin. */
 	int again;
-	double again_mbps, drift_unc;
+	double again_mbps;
 };
 
 /* A matrix has many figures (96 by default): each gets at most this long
@@ -130,6 +129,10 @@ int matrix_list_cells(const struct matrix_result *r,
 
 /* The leader was measured again (matrix_result.again). */
 bool matrix_measured_again(const struct matrix_result *r);
+/* The relative uncertainty the drift between cells puts on every score,
+ * |ln(again / first)| / sqrt 2 (one measured difference of two), or NAN
+ * when the leader was not measured again. */
+double matrix_drift_unc(const struct matrix_result *r);
 
 /* Set best_safe, next_safe and best_any from the cells' scores. */
 void matrix_rank(struct matrix_result *r);
