@@ -13,6 +13,7 @@ sysfs trees and result files are read safely.
 - compare and report of two 4,000-job results finish (a hang guard, not a
   timing).
 """
+import glob
 import json
 import os
 import resource
@@ -248,6 +249,35 @@ def test_escape_compare(d):
     no_raw_escape("report page and stderr", page, err)
 
 
+def test_escape_lab(d):
+    # A "QEMU" whose version and refusal carry escapes: lab's progress
+    # line and its report print both (the version, QEMU's message).
+    kernels = glob.glob("/boot/vmlinuz-*")
+    if not kernels or not shutil.which("qemu-img"):
+        ok(True, "lab: no guest kernel or qemu-img here (not checked)")
+        return
+    bindir = os.path.join(d, "evilqemu")
+    os.makedirs(bindir)
+    qemu = write(os.path.join(bindir, "qemu-system-x86_64"),
+                 "#!/bin/sh\n"
+                 "case \"$*\" in *-version*) printf 'QEMU emulator version"
+                 " 7.2.0 %s\\n'; exit 0;; esac\n"
+                 "printf 'qemu-system-x86_64: %s refused\\n' >&2\n"
+                 "exit 1\n" % (ESC, CSI))
+    os.chmod(qemu, 0o755)
+    os.symlink(shutil.which("qemu-img"), os.path.join(bindir, "qemu-img"))
+    work = os.path.join(d, "labwork")
+    os.makedirs(work)
+    rc, out, err = run(["lab", "--qemu", qemu, "--accel", "tcg", "--aio",
+                        "threads", "--cache", "none", "--tests",
+                        "RND4K-Q1T1", "--disk-size", "64M", "--disk",
+                        work], timeout=120)
+    ok("refused" in out and "\\x1b" in out,
+       "lab: QEMU's message shown, its ESC escaped (rc %d: %r)"
+       % (rc, (out + err)[-300:]))
+    no_raw_escape("lab", out, err)
+
+
 def big_run(path, n, seed):
     with open(os.path.join(FIX, "golden", "run-qd1.json")) as f:
         doc = json.load(f)
@@ -286,6 +316,7 @@ def main():
         test_escape_proxmox(d)
         test_escape_doctor(d)
         test_escape_compare(d)
+        test_escape_lab(d)
         test_compare_many(d)
     done()
 

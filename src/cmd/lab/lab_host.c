@@ -35,6 +35,7 @@
 #include "../../util/err.h"
 #include "../../util/parse.h"
 #include "../../util/sig.h"
+#include "../../util/term.h"
 #include "../../util/xmem.h"
 
 #define NS 1000000000ull
@@ -715,7 +716,7 @@ static void print_done(struct lab_ctx *x, const struct lab_cell *c,
 	else if (c->status == LAB_REFUSED)
 		fprintf(stderr, "refused by QEMU");
 	else
-		fprintf(stderr, "failed: %.160s", c->reason);
+		fprintf(stderr, "failed: %.160s", term_safe(c->reason));
 	if (left)
 		fprintf(stderr, "; %zu to go, about %s", left,
 			lab_fmt_secs((double)eta / 1e9, a, sizeof(a)));
