@@ -91,18 +91,26 @@ static __attribute__((noreturn)) void power_off(struct guest *g)
 		pause();
 }
 
-static __attribute__((noreturn, format(printf, 2, 3))) void
-give_up(struct guest *g, const char *fmt, ...)
+/* Say why on the console and as FAIL on the channel (when open). */
+static __attribute__((format(printf, 2, 0))) void
+vfail(struct guest *g, const char *fmt, va_list ap)
 {
 	char msg[512];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	say("%s", msg);
 	if (g->chan >= 0)
 		chan_send(g->chan, "FAIL %s", msg);
+}
+
+static __attribute__((noreturn, format(printf, 2, 3))) void
+give_up(struct guest *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(g, fmt, ap);
+	va_end(ap);
 	power_off(g);
 }
 
@@ -113,14 +121,11 @@ give_up(struct guest *g, const char *fmt, ...)
 static __attribute__((format(printf, 2, 3))) bool
 disk_fail(struct guest *g, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vfail(g, fmt, ap);
 	va_end(ap);
-	say("%s", msg);
-	chan_send(g->chan, "FAIL %s", msg);
 	return false;
 }
 
