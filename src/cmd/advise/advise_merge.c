@@ -207,25 +207,32 @@ static void say_target(struct adv_report *r, size_t v, size_t di,
 }
 
 /* The move a Proxmox VM has no free scsiN key for, said in its findings. */
+/* "; not applied: @why" into @f's fix, before its pointer to the
+ * corrected configuration; the finding is overridden. */
+static void not_applied(struct adv_finding *f, const char *why)
+{
+	const char *p = strstr(f->fix, " (the corrected configuration");
+	char *s;
+
+	if (!p)
+		p = f->fix + strlen(f->fix);
+	s = xasprintf("%.*s; not applied: %s%s", (int)(p - f->fix), f->fix, why,
+		      p);
+	free(f->fix);
+	f->fix = s;
+	f->overridden = true;
+}
+
 static void full_note(struct adv_report *r, size_t v, size_t di)
 {
 	for (size_t i = 0; i < r->nf; i++) {
 		struct adv_finding *f = &r->f[i];
-		const char *p;
-		char *s;
 
-		if (f->vm != v || f->disk != (long)di || !f->edit ||
-		    !f->edit->virtio)
-			continue;
-		p = strstr(f->fix, " (the corrected configuration");
-		if (!p)
-			p = f->fix + strlen(f->fix);
-		s = xasprintf(
-			"%.*s; not applied: the move, because scsi0 to scsi30 are all taken%s",
-			(int)(p - f->fix), f->fix, p);
-		free(f->fix);
-		f->fix = s;
-		f->overridden = true;
+		if (f->vm == v && f->disk == (long)di && f->edit &&
+		    f->edit->virtio)
+			not_applied(
+				f,
+				"the move, because scsi0 to scsi30 are all taken");
 	}
 }
 
@@ -252,21 +259,12 @@ static void moved_note(struct adv_report *r, size_t v, size_t di)
 {
 	for (size_t i = 0; i < r->nf; i++) {
 		struct adv_finding *f = &r->f[i];
-		const char *p;
-		char *s;
 
-		if (f->vm != v || f->disk != (long)di || !f->edit ||
-		    !f->edit->iothread || f->edit->fix_props)
-			continue;
-		p = strstr(f->fix, " (the corrected configuration");
-		if (!p)
-			p = f->fix + strlen(f->fix);
-		s = xasprintf(
-			"%.*s; not applied: a new iothread, because bad-property moves the disk's iothread to its controller%s",
-			(int)(p - f->fix), f->fix, p);
-		free(f->fix);
-		f->fix = s;
-		f->overridden = true;
+		if (f->vm == v && f->disk == (long)di && f->edit &&
+		    f->edit->iothread && !f->edit->fix_props)
+			not_applied(
+				f,
+				"a new iothread, because bad-property moves the disk's iothread to its controller");
 	}
 }
 
