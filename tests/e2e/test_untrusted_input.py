@@ -272,6 +272,9 @@ def test_escape_lab(d):
                         "threads", "--cache", "none", "--tests",
                         "RND4K-Q1T1", "--disk-size", "64M", "--disk",
                         work], timeout=120)
+    if rc == 2 and "no static iolab" in err:
+        ok(True, "lab: no static iolab in this build (not checked)")
+        return
     ok("refused" in out and "\\x1b" in out,
        "lab: QEMU's message shown, its ESC escaped (rc %d: %r)"
        % (rc, (out + err)[-300:]))
